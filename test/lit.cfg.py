@@ -1,0 +1,28 @@
+# lit configuration for tilec's FileCheck tests.
+import os
+import lit.formats
+
+config.name = "tilec"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".mlir", ".tile", ".test"]
+config.excludes = ["Inputs", "Unit", "CMakeLists.txt", "lit.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
+
+# Tools under test first, then LLVM's FileCheck/not/count/split-file.
+config.environment["PATH"] = os.pathsep.join(
+    [config.tilec_tools_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+for var in ("HOME", "TMPDIR"):
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "examples")))
+config.substitutions.append(("%ptxas", config.ptxas))
+if config.ptxas and os.path.exists(config.ptxas):
+    config.available_features.add("ptxas")
+if os.geteuid() == 0:
+    # root ignores permission bits: tests of unwritable paths use other means.
+    config.available_features.add("root")
+
+config.substitutions.append(
+    ("%expect_exit", "sh " + os.path.join(config.tilec_src_root, "test", "expect-exit.sh")))

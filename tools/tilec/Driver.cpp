@@ -1,0 +1,140 @@
+//===- Driver.cpp - The tilec compilation pipeline ------------------------===//
+//
+// Reads the input into a SourceMgr, runs the stages up to the requested one
+// and writes every output through writeFileAtomically, so a failure at any
+// stage leaves no output file behind. Stages not built yet say so and exit 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+
+#include "tilec/Support/OutputFile.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace tilec {
+
+namespace {
+struct EmitInfo {
+  EmitKind kind;
+  const char *name;
+  const char *extension; // for -o inference and default output names
+  bool textual;          // textual stages default to stdout
+};
+} // namespace
+
+static const EmitInfo kEmitInfos[] = {
+    {EmitKind::AST, "ast", ".ast", true},
+    {EmitKind::Tile, "tile", ".mlir", true},
+    {EmitKind::GPU, "gpu", ".gpu.mlir", true},
+    {EmitKind::LLVM, "llvm", ".ll", true},
+    {EmitKind::PTX, "ptx", ".ptx", false},
+    {EmitKind::Cubin, "cubin", ".cubin", false},
+    {EmitKind::HSACO, "hsaco", ".hsaco", false},
+    {EmitKind::Header, "header", ".h", false},
+    {EmitKind::JSON, "json", ".json", false},
+};
+
+static const EmitInfo &info(EmitKind kind) {
+  for (const EmitInfo &i : kEmitInfos)
+    if (i.kind == kind)
+      return i;
+  llvm_unreachable("every EmitKind has an entry");
+}
+
+std::optional<EmitKind> parseEmitKind(const std::string &name) {
+  for (const EmitInfo &i : kEmitInfos)
+    if (name == i.name)
+      return i.kind;
+  return std::nullopt;
+}
+
+const char *emitKindName(EmitKind kind) { return info(kind).name; }
+
+const std::vector<std::string> &knownTargets() {
+  static const std::vector<std::string> targets = {"sm_90a", "sm_80",
+                                                   "gfx90a", "gfx942"};
+  return targets;
+}
+
+static bool isNVIDIA(StringRef target) { return target.starts_with("sm_"); }
+
+static void reportError(const Twine &msg) {
+  WithColor::error(errs(), "tilec") << msg << "\n";
+}
+
+/// Picks the stage from --emit, else from the output's extension, else the
+/// target's natural artifact.
+static EmitKind resolveEmit(const DriverOptions &opts) {
+  if (opts.emit)
+    return *opts.emit;
+  StringRef out = opts.outputPath;
+  for (const EmitInfo &i : kEmitInfos)
+    if (!out.empty() && out.ends_with(i.extension))
+      return i.kind;
+  if (out.ends_with(".hpp"))
+    return EmitKind::Header;
+  return isNVIDIA(opts.target) ? EmitKind::PTX : EmitKind::HSACO;
+}
+
+static std::string defaultOutput(const DriverOptions &opts, EmitKind kind) {
+  const EmitInfo &i = info(kind);
+  if (i.textual)
+    return "-";
+  SmallString<128> name(sys::path::stem(opts.inputPath));
+  name += i.extension;
+  return std::string(name);
+}
+
+int runDriver(DriverOptions opts) {
+  EmitKind emit = resolveEmit(opts);
+  if (opts.outputPath.empty())
+    opts.outputPath = defaultOutput(opts, emit);
+
+  if ((emit == EmitKind::PTX || emit == EmitKind::Cubin) &&
+      !isNVIDIA(opts.target)) {
+    reportError("--emit=" + Twine(emitKindName(emit)) +
+                " needs an NVIDIA target, not '" + opts.target + "'");
+    return ExitUsageError;
+  }
+  if (emit == EmitKind::HSACO && isNVIDIA(opts.target)) {
+    reportError("--emit=hsaco needs an AMD target (gfx90a, gfx942), not '" +
+                opts.target + "'");
+    return ExitUsageError;
+  }
+
+  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
+      MemoryBuffer::getFileOrSTDIN(opts.inputPath, /*IsText=*/true);
+  if (!file) {
+    reportError("cannot read '" + opts.inputPath +
+                "': " + file.getError().message());
+    return ExitCompileError;
+  }
+  for (const std::string *path :
+       {&opts.outputPath, &opts.headerPath, &opts.jsonPath, &opts.depfilePath}) {
+    if (path->empty())
+      continue;
+    std::string problem = checkOutputWritable(*path);
+    if (!problem.empty()) {
+      reportError(problem);
+      return ExitCompileError;
+    }
+  }
+
+  SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
+
+  // The frontend and every later stage plug in here as they land.
+  reportError("stage '" + Twine(emitKindName(emit)) +
+              "' is not implemented yet in this build of tilec");
+  return ExitCompileError;
+}
+
+} // namespace tilec

@@ -1,0 +1,116 @@
+//===- tilec.cpp - The tilec command line ---------------------------------===//
+//
+// Parses the command line with the conventions of clang and nvcc
+// (`tilec FILE -o OUT`, `-D`, `-MD`/`-MF`) and hands a DriverOptions to the
+// pipeline. Usage errors exit 2; compile errors exit 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+
+#include "tilec/Config.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstring>
+#include <iostream>
+
+using namespace tilec;
+
+static const char *kFooter = R"(Stages (--emit):
+  ast     the parsed syntax tree
+  tile    the tile dialect after semantic checks (MLIR)
+  gpu     the GPU dialect after lowering (MLIR)
+  llvm    LLVM IR for the device
+  ptx     PTX assembly (NVIDIA targets; the default for sm_*)
+  cubin   a cubin assembled by ptxas (NVIDIA targets)
+  hsaco   an HSA code object (AMD targets; the default for gfx*)
+  header  the C++ launch header only
+  json    the kernel metadata only
+  When --emit is absent it follows the extension of -o.
+
+Exit status: 0 success, 1 compile error, 2 usage error.
+Examples:
+  tilec examples/vector_add.tile -o va.ptx --header va.h
+  tilec gemm.tile --target sm_80 -D block_M=64 --emit=tile
+  tilec gemm.tile -o gemm.cubin -MD -MF gemm.d
+)";
+
+int main(int argc, char **argv) {
+  // CLI11 only knows one-letter single-dash options; accept the compiler
+  // spellings -MD/-MF/-MT by rewriting them to their long forms.
+  std::vector<std::string> args(argv, argv + argc);
+  for (std::string &arg : args)
+    if (arg == "-MD" || arg == "-MF" || arg == "-MT")
+      arg = "-" + arg;
+
+  DriverOptions opts;
+  CLI::App app{"tilec: ahead-of-time compiler for TileLang .tile kernels",
+               "tilec"};
+  app.footer(kFooter);
+  app.set_version_flag("--version", std::string("tilec version ") +
+                                        TILEC_VERSION_STRING +
+                                        " (LLVM " TILEC_LLVM_VERSION ")");
+  app.add_option("input", opts.inputPath, "The .tile file to compile")
+      ->required();
+  app.add_option("-o,--output", opts.outputPath,
+                 "Output file ('-' for stdout)");
+  app.add_option("--target", opts.target,
+                 "sm_90a (default), sm_80, gfx90a or gfx942")
+      ->check(CLI::IsMember(knownTargets()));
+  std::string emit;
+  app.add_option("--emit", emit, "Stage to stop at (see below)");
+  std::vector<std::string> defines;
+  app.add_option("-D,--define", defines,
+                 "Bind a compile-time parameter: -D name=value")
+      ->allow_extra_args(false);
+  app.add_option("--instances", opts.instancesPath,
+                 "JSON file: a list of parameter objects, one per instance");
+  app.add_option("--header", opts.headerPath, "Also write the C++ launch header");
+  app.add_option("--json", opts.jsonPath, "Also write the kernel metadata JSON");
+  app.add_flag("--MD", opts.writeDepfile,
+               "-MD: write a depfile (Make/Ninja) beside the output");
+  app.add_option("--MF", opts.depfilePath, "-MF FILE: the depfile's path");
+  app.add_option("--MT", opts.depTarget, "-MT NAME: the depfile's target");
+  app.add_flag("--print-ir-after-all", opts.printIRAfterAll,
+               "Print the IR after every pass to stderr");
+
+  std::vector<const char *> cargv;
+  for (const std::string &arg : args)
+    cargv.push_back(arg.c_str());
+  try {
+    app.parse(static_cast<int>(cargv.size()), cargv.data());
+  } catch (const CLI::CallForHelp &e) {
+    std::cout << app.help();
+    return ExitSuccess;
+  } catch (const CLI::CallForVersion &e) {
+    std::cout << e.what() << "\n";
+    return ExitSuccess;
+  } catch (const CLI::ParseError &e) {
+    std::cerr << "tilec: error: " << e.what() << "\n"
+              << "Run 'tilec --help' for usage.\n";
+    return ExitUsageError;
+  }
+
+  if (!emit.empty()) {
+    opts.emit = parseEmitKind(emit);
+    if (!opts.emit) {
+      std::cerr << "tilec: error: unknown stage '" << emit
+                << "' for --emit (expected ast, tile, gpu, llvm, ptx, cubin, "
+                   "hsaco, header or json)\n";
+      return ExitUsageError;
+    }
+  }
+  for (const std::string &def : defines) {
+    size_t eq = def.find('=');
+    if (eq == std::string::npos || eq == 0) {
+      std::cerr << "tilec: error: -D expects name=value, got '" << def
+                << "'\n";
+      return ExitUsageError;
+    }
+    opts.defines.emplace_back(def.substr(0, eq), def.substr(eq + 1));
+  }
+  if (!opts.depfilePath.empty() || !opts.depTarget.empty())
+    opts.writeDepfile = true;
+  return runDriver(std::move(opts));
+}
