@@ -8,7 +8,19 @@
 
 #include "Driver.h"
 
+#include "tilec/Dialect/TileDialect.h"
+#include "tilec/Frontend/ASTDump.h"
+#include "tilec/Frontend/Diagnostics.h"
+#include "tilec/Frontend/Parser.h"
+#include "tilec/MLIRGen/MLIRGen.h"
+#include "tilec/Passes/Passes.h"
 #include "tilec/Support/OutputFile.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -130,10 +142,89 @@ int runDriver(DriverOptions opts) {
 
   SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
+  std::vector<std::string> deps = {opts.inputPath};
 
-  // The frontend and every later stage plug in here as they land.
+  MLIRGenOptions genOptions;
+  genOptions.defines = opts.defines;
+  genOptions.target = opts.target;
+  if (!opts.instancesPath.empty()) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> inst =
+        MemoryBuffer::getFile(opts.instancesPath, /*IsText=*/true);
+    if (!inst) {
+      reportError("cannot read '" + opts.instancesPath +
+                  "': " + inst.getError().message());
+      return ExitCompileError;
+    }
+    std::string problem =
+        parseInstancesJSON((*inst)->getBuffer(), genOptions.instances);
+    if (!problem.empty()) {
+      reportError(opts.instancesPath + ": " + problem);
+      return ExitCompileError;
+    }
+    deps.push_back(opts.instancesPath);
+  }
+
+  mlir::MLIRContext context;
+  context.printOpOnDiagnostic(false);
+  loadMLIRGenDialects(context);
+  mlir::SourceMgrDiagnosticHandler mlirDiags(sourceMgr, &context);
+  DiagnosticEngine diag(sourceMgr);
+
+  // Writes `text` to `path` and, on success, the depfile.
+  auto finish = [&](StringRef path, StringRef text) -> int {
+    if (Error e = writeFileAtomically(path, text)) {
+      reportError("cannot write '" + path + "': " + toString(std::move(e)));
+      return ExitCompileError;
+    }
+    if (opts.writeDepfile && path != "-") {
+      std::string depPath = opts.depfilePath.empty() ? (path + ".d").str()
+                                                     : opts.depfilePath;
+      std::string target = opts.depTarget.empty() ? path.str() : opts.depTarget;
+      if (Error e = writeFileAtomically(depPath, renderDepfile(target, deps))) {
+        reportError("cannot write '" + depPath + "': " + toString(std::move(e)));
+        return ExitCompileError;
+      }
+    }
+    return ExitSuccess;
+  };
+
+  mlir::OwningOpRef<mlir::ModuleOp> module;
+  if (StringRef(opts.inputPath).ends_with(".mlir")) {
+    // IR written by hand or by an earlier `--emit`: resume from there.
+    if (emit == EmitKind::AST) {
+      reportError("--emit=ast needs a .tile input");
+      return ExitUsageError;
+    }
+    module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return ExitCompileError;
+  } else {
+    std::unique_ptr<ast::Module> ast =
+        parseModule(sourceMgr, sourceMgr.getMainFileID(), diag);
+    if (!ast || diag.hasErrors())
+      return ExitCompileError;
+    if (emit == EmitKind::AST) {
+      std::string text;
+      raw_string_ostream os(text);
+      dumpAST(*ast, os);
+      return finish(opts.outputPath, text);
+    }
+    module = elaborate(*ast, context, diag, genOptions);
+    if (!module || diag.hasErrors())
+      return ExitCompileError;
+  }
+
+  if (emit == EmitKind::Tile) {
+    std::string text;
+    raw_string_ostream os(text);
+    module->print(os);
+    return finish(opts.outputPath, text);
+  }
+
+  // Later stages plug in here as they land.
   reportError("stage '" + Twine(emitKindName(emit)) +
-              "' is not implemented yet in this build of tilec");
+              "' is not implemented yet in this build of tilec (the furthest "
+              "stage is --emit=tile)");
   return ExitCompileError;
 }
 

@@ -1,0 +1,567 @@
+//===- TileOps.td - Operations of the tile dialect ---------*- tablegen -*-===//
+//
+// One op per TileLang primitive. The ops keep the tile-level meaning (a
+// whole-box copy, a whole-tile GEMM, an element-wise loop over a tile) so
+// that layout inference, pipelining and warp specialization can reason about
+// them before they are lowered. Every op that runs on the device must sit
+// inside a `tile.kernel` (the `InKernel` trait checks it).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_DIALECT_TILEOPS_TD
+#define TILEC_DIALECT_TILEOPS_TD
+
+include "tilec/Dialect/TileAttrs.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Shared definitions
+//===----------------------------------------------------------------------===//
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+/// Device code: the op must be nested (at any depth) in a `tile.kernel`, or
+/// in the `gpu.launch` / `gpu.func` a kernel has been lowered to.
+def Tile_InKernel : NativeOpTrait<"InKernel"> {
+  let cppNamespace = "::tilec::tile";
+}
+
+def Tile_Scalar : AnyTypeOf<[AnySignlessIntegerOrIndex, AnyFloat]>;
+def Tile_ScalarOrBuffer : AnyTypeOf<[AnySignlessIntegerOrIndex, AnyFloat,
+                                     AnyMemRef]>;
+
+//===----------------------------------------------------------------------===//
+// Grid and terminator
+//===----------------------------------------------------------------------===//
+
+def Tile_YieldOp : Tile_Op<"yield", [
+    Pure, ReturnLike, Terminator,
+    ParentOneOf<["KernelOp", "ParallelOp", "PipelinedOp", "ForOp"]>]> {
+  let summary = "terminator of the tile dialect's region ops";
+  let description = [{
+    Ends the body of `tile.kernel`, `tile.parallel`, `tile.pipelined` and
+    `tile.for`. It carries no values and is implicit in the custom syntax.
+
+    ```mlir
+    tile.yield
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">,
+    DeclareOpInterfaceMethods<OpAsmOpInterface,
+                              ["getAsmBlockArgumentNames"]>]> {
+  let summary = "a grid of thread blocks (T.Kernel)";
+  let description = [{
+    The grid of a kernel launch: `grid` holds one extent per grid dimension
+    (1 to 3, x first) and `threads` the number of threads per block. The body
+    runs once per block; its block arguments are the block indices, one
+    `index` per grid dimension.
+
+    ```mlir
+    tile.kernel blocks(%bx, %by) in (%gx, %gy) threads(128) {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$grid, I64Attr:$threads);
+  let regions = (region SizedRegion<1>:$region);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    // Creates the body block (one index argument per grid extent) and its
+    // terminator; fill it with `getBody()->getTerminator()` as insertion
+    // point.
+    OpBuilder<(ins "::mlir::ValueRange":$grid, "int64_t":$threads)>
+  ];
+  let extraClassDeclaration = [{
+    /// The block indices, one per grid dimension.
+    ::mlir::Block::BlockArgListType getBlockIndices() {
+      return getBody()->getArguments();
+    }
+  }];
+}
+
+def Tile_ThreadIdOp : Tile_Op<"thread_id", [
+    Pure, Tile_InKernel,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "index of the current thread in its block";
+  let description = [{
+    `T.get_thread_binding(dim)`: the thread index along block dimension
+    `dim` (0 = x, 1 = y, 2 = z), printed as `x`, `y` or `z`.
+
+    ```mlir
+    %tx = tile.thread_id x
+    ```
+  }];
+  let arguments = (ins I64Attr:$dim);
+  let results = (outs Index:$result);
+  let assemblyFormat = "custom<Dim>($dim) attr-dict";
+  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "int64_t":$dim), [{
+      build($_builder, $_state, $_builder.getIndexType(),
+            $_builder.getI64IntegerAttr(dim));
+    }]>
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Buffers
+//===----------------------------------------------------------------------===//
+
+def Tile_AllocOp : Tile_Op<"alloc", [
+    Tile_InKernel,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "allocate an on-chip tile buffer";
+  let description = [{
+    `T.alloc_shared`, `T.alloc_fragment`, `T.alloc_local` and `T.alloc_var`:
+    a buffer of static shape in the memory space of its type. `name` keeps
+    the user's variable name for diagnostics and dumps (the result is
+    printed under that name); `layout` is filled
+    by layout inference (or by `T.annotate_layout`). A rank-0 buffer in the
+    `local` space is a scalar variable.
+
+    ```mlir
+    %A_shared = tile.alloc "A_shared" : memref<128x32xf16, #tile.space<shared>>
+    %acc = tile.alloc "acc" : memref<f32, #tile.space<local>>
+    ```
+  }];
+  let arguments = (ins StrAttr:$name, OptionalAttr<AnyAttr>:$layout);
+  let results = (outs Res<AnyMemRef, "", [MemAlloc]>:$result);
+  let assemblyFormat = "$name attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::MemRefType":$type, "::llvm::StringRef":$name), [{
+      build($_builder, $_state, type, $_builder.getStringAttr(name),
+            ::mlir::Attribute());
+    }]>
+  ];
+}
+
+def Tile_AllocBarrierOp : Tile_Op<"alloc_barrier", [Tile_InKernel]> {
+  let summary = "allocate mbarriers in shared memory (T.alloc_barrier)";
+  let description = [{
+    Allocates one 64-bit mbarrier per entry of `arrive_counts` in shared
+    memory; entry `i` expects `arrive_counts[i]` arrivals per phase.
+
+    ```mlir
+    %bar = tile.alloc_barrier [128, 128] : memref<2xi64, #tile.space<shared>>
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$arrive_counts);
+  let results = (outs Res<AnyMemRef, "", [MemAlloc]>:$result);
+  let assemblyFormat = "$arrive_counts attr-dict `:` type($result)";
+  let hasVerifier = 1;
+  let builders = [
+    // Infers memref<Nxi64, #tile.space<shared>>.
+    OpBuilder<(ins "::llvm::ArrayRef<int64_t>":$arriveCounts)>
+  ];
+}
+
+def Tile_AnnotateLayoutOp : Tile_Op<"annotate_layout", [Tile_InKernel]> {
+  let summary = "pin the layout of an on-chip buffer (T.annotate_layout)";
+  let description = [{
+    Fixes the layout of a shared or fragment buffer; layout inference takes
+    it as a constraint instead of choosing one.
+
+    ```mlir
+    tile.annotate_layout %As layout(#some.layout)
+        : memref<128x32xf16, #tile.space<shared>>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$buffer, AnyAttr:$layout);
+  let assemblyFormat = [{
+    $buffer `layout` `(` $layout `)` attr-dict `:` type($buffer)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Data movement and initialisation
+//===----------------------------------------------------------------------===//
+
+def Tile_CopyOp : Tile_Op<"copy", [Tile_InKernel, AttrSizedOperandSegments]> {
+  let summary = "copy a box of one buffer into a box of another (T.copy)";
+  let description = [{
+    Copies the box `[src_offsets, src_offsets + src_extents)` of `src` into
+    the box `[dst_offsets, dst_offsets + dst_extents)` of `dst`, in any
+    direction between global, shared, fragment and local buffers. A box may
+    reach past the end of a global tensor: the lowering guards those
+    elements (loads read zero, stores are skipped). The two boxes may have
+    different ranks, but after dropping their unit extents their shapes
+    must be equal; the element types may differ (the copy converts).
+
+    `disable_tma` forbids the TMA path; `coalesced_width` forces the vector
+    width (in elements) of the global accesses.
+
+    ```mlir
+    tile.copy %A[%m0, %k0] [128, 32] to %As[%c0, %c0] [128, 32]
+        : memref<1024x1024xf16>, memref<128x32xf16, #tile.space<shared>>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "", [MemRead]>:$src,
+    Variadic<Index>:$src_offsets,
+    DenseI64ArrayAttr:$src_extents,
+    Arg<AnyMemRef, "", [MemWrite]>:$dst,
+    Variadic<Index>:$dst_offsets,
+    DenseI64ArrayAttr:$dst_extents,
+    UnitAttr:$disable_tma,
+    OptionalAttr<I64Attr>:$coalesced_width);
+  let assemblyFormat = [{
+    $src `[` $src_offsets `]` $src_extents `to`
+    $dst `[` $dst_offsets `]` $dst_extents
+    attr-dict `:` type($src) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$src, "::mlir::ValueRange":$srcOffsets,
+                   "::llvm::ArrayRef<int64_t>":$srcExtents,
+                   "::mlir::Value":$dst, "::mlir::ValueRange":$dstOffsets,
+                   "::llvm::ArrayRef<int64_t>":$dstExtents), [{
+      build($_builder, $_state, src, srcOffsets, srcExtents, dst, dstOffsets,
+            dstExtents, /*disable_tma=*/false,
+            /*coalesced_width=*/::mlir::IntegerAttr());
+    }]>
+  ];
+}
+
+def Tile_FillOp : Tile_Op<"fill", [Tile_InKernel]> {
+  let summary = "set every element of a buffer (T.fill, T.clear)";
+  let description = [{
+    Stores `value` into every element of `dst`; `T.clear(buf)` is a fill
+    with zero. The value's type is the buffer's element type.
+
+    ```mlir
+    tile.fill %C, %zero : memref<128x128xf32, #tile.space<fragment>>, f32
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemWrite]>:$dst,
+                       Tile_Scalar:$value);
+  let assemblyFormat = [{
+    $dst `,` $value attr-dict `:` type($dst) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AtomicAddOp : Tile_Op<"atomic_add", [Tile_InKernel]> {
+  let summary = "atomically add a scalar to one element (T.atomic_add)";
+  let description = [{
+    Adds `value` to `dst[indices]` atomically with respect to every other
+    thread of the grid.
+
+    ```mlir
+    tile.atomic_add %Out[%i, %j], %v : memref<1024x1024xf32>, f32
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead, MemWrite]>:$dst,
+                       Variadic<Index>:$indices, Tile_Scalar:$value);
+  let assemblyFormat = [{
+    $dst `[` $indices `]` `,` $value attr-dict `:` type($dst) `,` type($value)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Compute
+//===----------------------------------------------------------------------===//
+
+def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
+  let summary = "tile matrix multiply-accumulate C += op(A) * op(B) (T.gemm)";
+  let description = [{
+    `C[M, N] += op(A)[M, K] * op(B)[K, N]` over a whole tile, where
+    `op(A)` is `A` (`M x K`) or, with `transpose_a`, the transpose of a
+    `K x M` buffer, and likewise `op(B)` is `B` (`K x N`) or, with
+    `transpose_b`, the transpose of an `N x K` buffer. A and B live in
+    shared or fragment memory; C is a fragment. `clear_accum` zeroes C
+    first. `policy` says how the block's warps split the tile; `k_pack` and
+    `wg_wait` are passed through to the MMA lowering (AMD k-packing, the
+    number of in-flight wgmma groups).
+
+    ```mlir
+    tile.gemm %As, %Bs, %C transpose_b policy = full_row clear_accum
+        : memref<128x32xf16, #tile.space<shared>>,
+          memref<128x32xf16, #tile.space<shared>>,
+          memref<128x128xf32, #tile.space<fragment>>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "", [MemRead]>:$a,
+    Arg<AnyMemRef, "", [MemRead]>:$b,
+    Arg<AnyMemRef, "", [MemRead, MemWrite]>:$c,
+    UnitAttr:$transpose_a,
+    UnitAttr:$transpose_b,
+    DefaultValuedAttr<Tile_GemmWarpPolicyAttr,
+                      "::tilec::tile::GemmWarpPolicy::square">:$policy,
+    UnitAttr:$clear_accum,
+    DefaultValuedAttr<I64Attr, "1">:$k_pack,
+    DefaultValuedAttr<I64Attr, "0">:$wg_wait);
+  let assemblyFormat = [{
+    $a `,` $b `,` $c
+    (`transpose_a` $transpose_a^)?
+    (`transpose_b` $transpose_b^)?
+    (`policy` `=` `` $policy^)?
+    (`clear_accum` $clear_accum^)?
+    attr-dict `:` type($a) `,` type($b) `,` type($c)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Tile_InKernel]> {
+  let summary = "reduce a tile along one dimension (T.reduce_*)";
+  let description = [{
+    `T.reduce_sum / max / min / abssum / absmax(src, dst, dim, clear)`:
+    combines the elements of `src` along `dim` into `dst`, whose shape is
+    the shape of `src` without `dim` (or with `dim` kept as extent 1). With
+    `clear` (the default) `dst` is overwritten, otherwise the result is
+    combined with what `dst` holds.
+
+    ```mlir
+    tile.reduce max %S -> %m dim(1)
+        : memref<128x64xf32, #tile.space<fragment>>
+        -> memref<128xf32, #tile.space<fragment>>
+    ```
+  }];
+  let arguments = (ins
+    Tile_ReduceKindAttr:$kind,
+    Arg<AnyMemRef, "", [MemRead]>:$src,
+    Arg<AnyMemRef, "", [MemRead, MemWrite]>:$dst,
+    I64Attr:$dim,
+    DefaultValuedAttr<BoolAttr, "true">:$clear);
+  let assemblyFormat = [{
+    `` $kind $src `->` $dst `dim` `(` $dim `)` attr-dict
+    `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_ScanOp : Tile_Op<"scan", [Tile_InKernel]> {
+  let summary = "inclusive prefix scan along a dimension (T.cumsum, T.cummax)";
+  let description = [{
+    Writes the inclusive prefix sum (or running maximum) of `src` along
+    `dim` into `dst`, which has the shape of `src`; `reverse` scans from
+    the last element towards the first.
+
+    ```mlir
+    tile.scan sum %x -> %y dim(0) reverse
+        : memref<256xf32, #tile.space<shared>>
+        -> memref<256xf32, #tile.space<shared>>
+    ```
+  }];
+  let arguments = (ins
+    Tile_ScanKindAttr:$kind,
+    Arg<AnyMemRef, "", [MemRead]>:$src,
+    Arg<AnyMemRef, "", [MemWrite]>:$dst,
+    I64Attr:$dim,
+    UnitAttr:$reverse);
+  let assemblyFormat = [{
+    `` $kind $src `->` $dst `dim` `(` $dim `)` (`reverse` $reverse^)? attr-dict
+    `:` type($src) `->` type($dst)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+def Tile_ParallelOp : Tile_Op<"parallel", [
+    Tile_InKernel, RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "element-wise loop nest over a tile (T.Parallel)";
+  let description = [{
+    Runs the body once for every point of the static iteration space
+    `extents`, in parallel over the block's threads; the block arguments
+    are the point's coordinates. How points map to threads is decided by
+    layout inference and recorded in `loop_layout`.
+
+    ```mlir
+    tile.parallel (%i, %j) in [128, 64] {
+      %x = memref.load %S[%i, %j] : memref<128x64xf32, #tile.space<fragment>>
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$extents,
+                       OptionalAttr<AnyAttr>:$loop_layout);
+  let regions = (region SizedRegion<1>:$region);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    // Creates the body block (one index argument per extent) and its
+    // terminator.
+    OpBuilder<(ins "::llvm::ArrayRef<int64_t>":$extents)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::Block::BlockArgListType getInductionVars() {
+      return getBody()->getArguments();
+    }
+  }];
+}
+
+def Tile_PipelinedOp : Tile_Op<"pipelined", [
+    Tile_InKernel, RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "software-pipelined loop (T.Pipelined)";
+  let description = [{
+    A loop from `lb` to `ub` (exclusive) by `step` whose body the pipeline
+    planner overlaps over `num_stages` iterations (0 or 1: no overlap).
+    `order` and `stage` optionally fix, per top-level statement of the body
+    (or per entry of `group`, when given), its position in the issue order
+    and its pipeline stage; `group` bundles statement indices into units.
+
+    ```mlir
+    tile.pipelined %k = %c0 to %kt step %c1 num_stages(3) {
+      ...
+    }
+    tile.pipelined %k = %c0 to %kt step %c1 num_stages(2)
+        order [-1, 0, 1] stage [-1, 0, 1] {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Index:$lb, Index:$ub, Index:$step, I64Attr:$num_stages,
+                       OptionalAttr<DenseI64ArrayAttr>:$order,
+                       OptionalAttr<DenseI64ArrayAttr>:$stage,
+                       OptionalAttr<TypedArrayAttrBase<DenseI64ArrayAttr,
+                           "array of i64 arrays">>:$group);
+  let regions = (region SizedRegion<1>:$region);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    // Creates the body block (the induction variable) and its terminator.
+    OpBuilder<(ins "::mlir::Value":$lb, "::mlir::Value":$ub,
+                   "::mlir::Value":$step, "int64_t":$numStages)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::BlockArgument getInductionVar() {
+      return getBody()->getArgument(0);
+    }
+  }];
+}
+
+def Tile_ForOp : Tile_Op<"for", [
+    Tile_InKernel, RecursiveMemoryEffects,
+    SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "sequential loop (range, T.serial, T.unroll, T.vectorized)";
+  let description = [{
+    A loop from `lb` to `ub` (exclusive) by `step`, run by every thread;
+    `kind` asks for a plain loop, full unrolling or vectorization.
+
+    ```mlir
+    tile.for unroll %i = %c0 to %c8 step %c1 {
+      ...
+    }
+    ```
+  }];
+  let arguments = (ins Tile_LoopKindAttr:$kind, Index:$lb, Index:$ub,
+                       Index:$step);
+  let regions = (region SizedRegion<1>:$region);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [
+    // Creates the body block (the induction variable) and its terminator.
+    OpBuilder<(ins "::tilec::tile::LoopKind":$kind, "::mlir::Value":$lb,
+                   "::mlir::Value":$ub, "::mlir::Value":$step)>
+  ];
+  let extraClassDeclaration = [{
+    ::mlir::BlockArgument getInductionVar() {
+      return getBody()->getArgument(0);
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Scheduling hints and synchronisation
+//===----------------------------------------------------------------------===//
+
+def Tile_UseSwizzleOp : Tile_Op<"use_swizzle", [Tile_InKernel]> {
+  let summary = "rasterize blocks in panels for L2 reuse (T.use_swizzle)";
+  let description = [{
+    Remaps the block indices of the enclosing kernel so that consecutive
+    blocks walk panels of `panel_size` blocks in `order` (row or column
+    major), which raises L2 hit rates for GEMM-like grids. With `enable`
+    false the op is a no-op kept for fidelity to the source.
+
+    ```mlir
+    tile.use_swizzle panel_size = 10, order = row
+    ```
+  }];
+  let arguments = (ins I64Attr:$panel_size, Tile_SwizzleOrderAttr:$order,
+                       DefaultValuedAttr<BoolAttr, "true">:$enable);
+  let assemblyFormat = [{
+    `panel_size` `=` $panel_size `,` `order` `=` `` $order attr-dict
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_BarrierOp : Tile_Op<"barrier", [Tile_InKernel]> {
+  let summary = "block-wide barrier (__syncthreads)";
+  let description = [{
+    Waits until every thread of the block has reached it, and makes their
+    shared-memory writes visible to each other.
+
+    ```mlir
+    tile.barrier
+    ```
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+//===----------------------------------------------------------------------===//
+// Debugging
+//===----------------------------------------------------------------------===//
+
+def Tile_PrintOp : Tile_Op<"print", [Tile_InKernel]> {
+  let summary = "print a scalar or a buffer from the device (T.print)";
+  let description = [{
+    Prints `value` (a scalar, or every element of a buffer) with an
+    optional message prefix. `tile-strip-debug` removes it.
+
+    ```mlir
+    tile.print %x msg("x =") : f32
+    tile.print %As : memref<128x32xf16, #tile.space<shared>>
+    ```
+  }];
+  let arguments = (ins Tile_ScalarOrBuffer:$value, OptionalAttr<StrAttr>:$msg);
+  let builders = [
+    // An empty `msg` leaves the attribute out.
+    OpBuilder<(ins "::mlir::Value":$value,
+                   CArg<"::llvm::StringRef", "\"\"">:$msg), [{
+      build($_builder, $_state, value,
+            msg.empty() ? ::mlir::StringAttr() : $_builder.getStringAttr(msg));
+    }]>
+  ];
+  let assemblyFormat = [{
+    $value (`msg` `(` $msg^ `)`)? attr-dict `:` type($value)
+  }];
+}
+
+def Tile_DeviceAssertOp : Tile_Op<"device_assert", [Tile_InKernel]> {
+  let summary = "trap when a condition is false (T.device_assert)";
+  let description = [{
+    Aborts the kernel, printing `msg`, on every thread where `cond` is
+    false. `tile-strip-debug` removes it unless told to keep asserts.
+
+    ```mlir
+    tile.device_assert %ok, "index in range"
+    ```
+  }];
+  let arguments = (ins I1:$cond, DefaultValuedStrAttr<StrAttr, "">:$msg);
+  let assemblyFormat = "$cond (`,` $msg^)? attr-dict";
+}
+
+#endif // TILEC_DIALECT_TILEOPS_TD

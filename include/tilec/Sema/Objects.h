@@ -1,0 +1,106 @@
+//===- Objects.h - Payloads of compile-time values --------------*- C++ -*-===//
+//
+// The objects behind Value's reference kinds: functions (with their
+// closure), IR buffers and runtime scalars. Runtime integers carry an affine
+// form over the IR values they are computed from, so extents such as
+// `(bx + 1) * block_M - bx * block_M` fold to constants the way TVM's
+// simplifier folds them for TileLang.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_SEMA_OBJECTS_H
+#define TILEC_SEMA_OBJECTS_H
+
+#include "tilec/Sema/Value.h"
+
+#include "mlir/IR/Value.h"
+
+#include <map>
+
+namespace tilec::ast {
+class FunctionDefStmt;
+class LambdaExpr;
+} // namespace tilec::ast
+
+namespace tilec::sema {
+
+class Scope;
+
+/// A `def` evaluated in a scope: a factory, a @T.prim_func, a @T.macro or a
+/// plain helper. Calling it runs its body in a new scope whose parent is
+/// `closure` (Python's lexical scoping).
+struct FunctionObject {
+  const ast::FunctionDefStmt *def = nullptr;
+  /// Set instead of `def` for a `lambda`.
+  const ast::LambdaExpr *lambda = nullptr;
+  std::shared_ptr<Scope> closure;
+  bool isPrimFunc = false;
+  bool isMacro = false;
+  bool isJit = false;
+  bool isAutotune = false;
+  /// For @tilelang.autotune(configs=...): the configurations.
+  std::optional<Value> autotuneConfigs;
+  /// The func.func this prim_func was traced into, once traced.
+  std::string tracedName;
+};
+
+enum class MemScope { Global, Shared, Fragment, Local, Var };
+llvm::StringRef spelling(MemScope scope);
+
+/// A buffer: a kernel parameter (Global) or an allocation.
+struct BufferObject {
+  std::string name;
+  MemScope scope = MemScope::Global;
+  DType dtype = DType::Float16;
+  /// One entry per dimension: an Int, or a Symbol for T.dynamic extents.
+  std::vector<Value> shape;
+  mlir::Value memref;
+  llvm::SMLoc loc; // where it was declared
+  /// Static extent of dimension `d`, if known.
+  std::optional<int64_t> staticDim(unsigned d) const {
+    if (d < shape.size() && shape[d].is(Value::Int))
+      return shape[d].getInt();
+    return std::nullopt;
+  }
+};
+
+/// Linear combination of runtime IR values plus a constant.
+struct Affine {
+  std::map<const void *, int64_t> terms; // mlir::Value impl -> coefficient
+  int64_t constant = 0;
+  bool isConstant() const { return terms.empty(); }
+};
+
+/// A scalar computed at run time.
+struct RuntimeObject {
+  mlir::Value value;
+  DType dtype = DType::Int32;
+  /// Integer indices are `index` in the IR (the lowering narrows them).
+  bool isIndex = false;
+  std::optional<Affine> affine;
+  /// A C++ expression computing this value on the host from the kernel's
+  /// symbols (for grid sizes), when it can be computed there.
+  std::string hostExpr;
+};
+
+/// `A[i, j]`, `A[a:b, :]` before it is used as an element or a region.
+struct SubscriptObject {
+  Value base; // a Buffer
+  std::vector<Value> indices; // Int, Runtime or Slice per position
+  llvm::SMLoc loc;
+};
+
+/// What a `for` iterates over when it is a device loop.
+struct LoopSpec {
+  enum Kind { Parallel, Pipelined, Serial, Unroll, Vectorized };
+  Kind kind = Serial;
+  std::vector<int64_t> extents;   // Parallel
+  Value start, stop, step;        // the others: Int or Runtime
+  int64_t numStages = 0;          // Pipelined
+  std::vector<int64_t> order, stage;
+  std::vector<std::vector<int64_t>> group;
+  llvm::SMLoc loc;
+};
+
+} // namespace tilec::sema
+
+#endif // TILEC_SEMA_OBJECTS_H

@@ -1,0 +1,1246 @@
+//===- Elaborator.cpp - Module, factories, prim_funcs and statements ------===//
+//
+// Runs a .tile file the way Python would import it (definitions only; code
+// that would run a kernel is host code and is rejected), then instantiates
+// each kernel factory: parameters bound from --instances, -D or defaults, the
+// body executed, and the @T.prim_func it returns traced into a func.func.
+// Statements inside a traced prim_func emit IR: device loops and branches
+// become regions, and names bound inside them are poisoned on exit so that a
+// value never escapes the region that defines it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Elaborator.h"
+
+#include "tilec/Dialect/TileDialect.h"
+#include "tilec/Dialect/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Verifier.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
+
+using namespace mlir;
+using llvm::SMLoc;
+using llvm::SMRange;
+using llvm::StringRef;
+using llvm::Twine;
+
+namespace tilec::mlirgen {
+
+/// Deep Python recursion would exhaust the C++ stack; CPython stops at 1000.
+static constexpr unsigned kMaxCallDepth = 100;
+/// Compile-time loops that run longer than this are almost surely a bug.
+static constexpr int64_t kMaxIterations = 1 << 20;
+
+//===----------------------------------------------------------------------===//
+// Scopes
+//===----------------------------------------------------------------------===//
+
+} // namespace tilec::mlirgen
+
+namespace tilec::sema {
+Binding *Scope::lookupLocal(StringRef name) {
+  auto it = vars.find(name);
+  return it == vars.end() ? nullptr : &it->second;
+}
+
+Binding *Scope::lookup(StringRef name) {
+  for (Scope *s = this; s; s = s->parent.get())
+    if (Binding *b = s->lookupLocal(name))
+      return b;
+  return nullptr;
+}
+} // namespace tilec::sema
+
+namespace tilec::mlirgen {
+
+std::string Region::text() const {
+  std::string s = "[";
+  for (size_t k = 0; k < extents.size(); ++k)
+    s += (k ? ", " : "") +
+         (extents[k] < 0 ? std::string("?") : std::to_string(extents[k]));
+  return s + "]";
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnostics
+//===----------------------------------------------------------------------===//
+
+Elaborator::Elaborator(const ast::Module &astModule, MLIRContext &context,
+                       DiagnosticEngine &diag, const MLIRGenOptions &options)
+    : astModule(astModule), context(context), diag(diag), options(options),
+      builder(&context) {
+  fileName = StringAttr::get(&context, astModule.getBufferIdentifier());
+}
+
+void Elaborator::error(SMLoc l, const Twine &msg) {
+  hadError = true;
+  diag.error(l, msg);
+}
+void Elaborator::error(SMRange r, const Twine &msg) {
+  hadError = true;
+  diag.error(r, msg);
+}
+void Elaborator::note(SMLoc l, const Twine &msg) { diag.note(l, msg); }
+
+Location Elaborator::loc(SMLoc l) {
+  auto [line, col] = diag.lineCol(l);
+  return FileLineColLoc::get(fileName, line, col);
+}
+
+//===----------------------------------------------------------------------===//
+// Entry: the module and its factories
+//===----------------------------------------------------------------------===//
+
+/// The dotted name of a decorator (`tilelang.jit`, `T.prim_func`), looking
+/// through a call (`@tilelang.jit(out_idx=[-1])`).
+static std::string decoratorName(const ast::Expr *e) {
+  if (auto *call = llvm::dyn_cast<ast::CallExpr>(e))
+    e = call->getCallee();
+  if (auto *name = llvm::dyn_cast<ast::NameExpr>(e))
+    return name->getName().str();
+  if (auto *attr = llvm::dyn_cast<ast::AttributeExpr>(e)) {
+    std::string base = decoratorName(attr->getValue());
+    return base.empty() ? "" : base + "." + attr->getAttr().str();
+  }
+  return "";
+}
+
+/// Whether `def` holds (at any depth of its own body) a @T.prim_func def.
+static bool definesPrimFunc(const ast::FunctionDefStmt &def) {
+  for (const ast::StmtPtr &s : def.getBody())
+    if (auto *inner = llvm::dyn_cast<ast::FunctionDefStmt>(s.get()))
+      for (const ast::ExprPtr &d : inner->getDecorators())
+        if (StringRef(decoratorName(d.get())).ends_with("prim_func"))
+          return true;
+  return false;
+}
+
+OwningOpRef<ModuleOp> Elaborator::run() {
+  OwningOpRef<ModuleOp> owned =
+      ModuleOp::create(FileLineColLoc::get(fileName, 1, 1));
+  module = *owned;
+  module->setAttr("tile.source", fileName);
+  module->setAttr("tile.target", builder.getStringAttr(options.target));
+  builder.setInsertionPointToEnd(module.getBody());
+
+  Frame top;
+  top.scope = std::make_shared<Scope>();
+  top.functionName = "<module>";
+  // Importing a module is not running it: `if __name__ == "__main__":`
+  // blocks (host code in TileLang scripts) are skipped, as Python would.
+  top.scope->bind("__name__", {Value::string("tile_module"), SMLoc(), 0, ""});
+  if (execBlock(astModule.getBody(), top) == Flow::Error || hadError)
+    return nullptr;
+
+  // Factories in source order.
+  std::vector<std::pair<const ast::FunctionDefStmt *,
+                        std::shared_ptr<sema::FunctionObject>>>
+      factories;
+  for (const ast::StmtPtr &s : astModule.getBody()) {
+    auto *def = llvm::dyn_cast<ast::FunctionDefStmt>(s.get());
+    if (!def)
+      continue;
+    Binding *b = top.scope->lookupLocal(def->getName());
+    if (!b || !b->value.is(Value::Function))
+      continue;
+    sema::FunctionObject &fn = b->value.getFunction();
+    if (fn.def != def || fn.isPrimFunc)
+      continue;
+    if (fn.isJit || fn.isAutotune || definesPrimFunc(*def))
+      factories.push_back({def, std::make_shared<sema::FunctionObject>(fn)});
+  }
+
+  if (factories.empty() && tracedFuncs.empty()) {
+    diag.error(SMLoc::getFromPointer(
+                   diag.getSourceMgr()
+                       .getMemoryBuffer(diag.getSourceMgr().getMainFileID())
+                       ->getBufferStart()),
+               "no kernel in this file: expected a @T.prim_func or a kernel "
+               "factory (a function that defines one)");
+    return nullptr;
+  }
+
+  // -D names must each name a parameter of some factory.
+  for (const auto &[name, text] : options.defines) {
+    bool used = llvm::any_of(factories, [&](const auto &f) {
+      return llvm::any_of(f.first->getParams(),
+                          [&](const ast::Param &p) { return p.name == name; });
+    });
+    if (!used) {
+      std::string known;
+      for (const auto &f : factories)
+        for (const ast::Param &p : f.first->getParams())
+          known += (known.empty() ? "`" : ", `") + p.name.str() + "`";
+      diag.error(SMLoc(), "-D " + name +
+                              " does not name a parameter of any kernel "
+                              "factory in this file" +
+                              (known.empty() ? "" : " (parameters: " + known + ")"));
+      return nullptr;
+    }
+  }
+
+  llvm::StringMap<unsigned> nameUse;
+  if (options.instances.empty()) {
+    for (auto &[def, fn] : factories)
+      if (failed(instantiate(*def, fn, InstanceSpec{}, def->getName())))
+        return nullptr;
+  } else {
+    for (const InstanceSpec &spec : options.instances) {
+      bool any = false;
+      for (auto &[def, fn] : factories) {
+        if (!spec.factory.empty() && spec.factory != def->getName())
+          continue;
+        any = true;
+        std::string base = spec.name.empty() ? def->getName().str() : spec.name;
+        unsigned n = nameUse[base]++;
+        std::string name = n ? base + "_" + std::to_string(n) : base;
+        if (failed(instantiate(*def, fn, spec, name)))
+          return nullptr;
+      }
+      if (!any) {
+        diag.error(SMLoc(), "--instances names factory `" + spec.factory +
+                                "`, which this file does not define");
+        return nullptr;
+      }
+    }
+  }
+  if (hadError)
+    return nullptr;
+  if (failed(verify(module))) {
+    hadError = true;
+    return nullptr;
+  }
+  return owned;
+}
+
+LogicalResult
+Elaborator::instantiate(const ast::FunctionDefStmt &factory,
+                        std::shared_ptr<sema::FunctionObject> fn,
+                        const InstanceSpec &spec, StringRef name) {
+  instanceName = name.str();
+  CallArgs args;
+  args.callee = factory.getName().str();
+  args.range = factory.getNameRange();
+  for (const ast::Param &p : factory.getParams()) {
+    const std::string *text = nullptr;
+    for (const auto &[k, v] : spec.params)
+      if (k == p.name)
+        text = &v;
+    for (const auto &[k, v] : options.defines)
+      if (k == p.name && !text)
+        text = &v;
+    if (text) {
+      args.keywords.push_back(
+          {p.name.str(), Arg{sema::parseDefineValue(*text), p.nameRange}});
+      continue;
+    }
+    if (p.defaultValue)
+      continue;
+    // An autotune factory without a value takes the first configuration.
+    if (fn->isAutotune && fn->autotuneConfigs &&
+        fn->autotuneConfigs->isSequence() &&
+        !fn->autotuneConfigs->getElements().empty()) {
+      const Value &first = fn->autotuneConfigs->getElements().front();
+      if (first.is(Value::Dict)) {
+        bool found = false;
+        for (const auto &[k, v] : first.getItems())
+          if (k.is(Value::Str) && k.getStr() == p.name) {
+            args.keywords.push_back({p.name.str(), Arg{v, p.nameRange}});
+            found = true;
+          }
+        if (found)
+          continue;
+      }
+    }
+    error(p.nameRange, "no value for parameter `" + p.name + "` of kernel "
+                           "factory `" + factory.getName() +
+                           "`: give one with -D " + p.name +
+                           "=<value> or a default");
+    return failure();
+  }
+
+  FailureOr<Value> result = callFunction(*fn, args);
+  if (failed(result))
+    return failure();
+  if (!result->is(Value::Function) || !result->getFunction().isPrimFunc) {
+    error(factory.getNameRange(),
+          "kernel factory `" + factory.getName() +
+              "` must return its @T.prim_func, but returned `" +
+              result->repr() + "`");
+    return failure();
+  }
+  sema::FunctionObject &prim = result->getFunction();
+  auto it = tracedFuncs.find(prim.tracedName);
+  if (it == tracedFuncs.end()) {
+    error(factory.getNameRange(), "kernel factory `" + factory.getName() +
+                                      "` returned a prim_func it did not "
+                                      "define");
+    return failure();
+  }
+  func::FuncOp func = it->second;
+  if (module.lookupSymbol(name)) {
+    error(factory.getNameRange(), "two kernels are named `" + name +
+                                      "`; give instances distinct names");
+    return failure();
+  }
+  func.setSymName(name);
+  func->setAttr("tile.factory", builder.getStringAttr(factory.getName()));
+  // Record the binding of every factory parameter: the metadata reports it
+  // and tuning caches key on it.
+  SmallVector<NamedAttribute> params;
+  for (const auto &kw : args.keywords)
+    params.push_back(builder.getNamedAttr(
+        kw.first, builder.getStringAttr(kw.second.value.repr())));
+  func->setAttr("tile.params", builder.getDictionaryAttr(params));
+  tracedFuncs.erase(it);
+  // prim_funcs defined but not returned are not kernels of this instance.
+  for (auto &entry : tracedFuncs)
+    entry.second.erase();
+  tracedFuncs.clear();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Calls of Python functions
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> Elaborator::callFunction(sema::FunctionObject &fn,
+                                          CallArgs &args) {
+  if (fn.lambda) {
+    llvm::ArrayRef<ast::Param> params = fn.lambda->getParams();
+    if (args.positional.size() != params.size() || !args.keywords.empty()) {
+      error(args.range, "this lambda takes " + Twine(params.size()) +
+                            " positional argument" +
+                            (params.size() == 1 ? "" : "s"));
+      return failure();
+    }
+    Frame frame;
+    frame.scope = std::make_shared<Scope>(fn.closure);
+    frame.functionName = "<lambda>";
+    for (size_t k = 0; k < params.size(); ++k)
+      frame.scope->bind(params[k].name, {args.positional[k].value,
+                                         params[k].nameRange.Start,
+                                         regionDepth, ""});
+    if (callDepth >= kMaxCallDepth) {
+      error(args.range, "maximum recursion depth exceeded");
+      return failure();
+    }
+    ++callDepth;
+    FailureOr<Value> v = eval(*fn.lambda->getBody(), frame);
+    --callDepth;
+    return v;
+  }
+  const ast::FunctionDefStmt &def = *fn.def;
+  if (fn.isPrimFunc) {
+    error(args.range, "calling @T.prim_func `" + def.getName() +
+                          "` is host code; .tile files only define kernels");
+    return failure();
+  }
+  if (fn.isJit && !traced && callDepth == 0 && args.callee != def.getName()) {
+    error(args.range, "calling kernel factory `" + def.getName() +
+                          "` is host code; tilec instantiates factories "
+                          "from -D, --instances or their defaults");
+    return failure();
+  }
+  if (callDepth >= kMaxCallDepth) {
+    error(args.range, "maximum recursion depth exceeded in `" +
+                          def.getName() + "`");
+    return failure();
+  }
+
+  Frame frame;
+  frame.scope = std::make_shared<Scope>(fn.closure);
+  frame.functionName = def.getName();
+  llvm::ArrayRef<ast::Param> params = def.getParams();
+  if (args.positional.size() > params.size()) {
+    error(args.positional[params.size()].range,
+          "`" + def.getName() + "` takes " + Twine(params.size()) +
+              " positional argument" + (params.size() == 1 ? "" : "s") +
+              " but " + Twine(args.positional.size()) + " were given");
+    note(def.getNameRange().Start, "`" + def.getName() + "` defined here");
+    return failure();
+  }
+  std::vector<bool> given(params.size(), false);
+  for (size_t k = 0; k < args.positional.size(); ++k) {
+    frame.scope->bind(params[k].name,
+                      {args.positional[k].value, params[k].nameRange.Start,
+                       regionDepth, ""});
+    given[k] = true;
+  }
+  for (auto &[kwName, arg] : args.keywords) {
+    auto it = llvm::find_if(params,
+                            [&](const ast::Param &p) { return p.name == kwName; });
+    if (it == params.end()) {
+      error(arg.range, "`" + def.getName() +
+                           "` got an unexpected keyword argument `" + kwName +
+                           "`");
+      note(def.getNameRange().Start, "`" + def.getName() + "` defined here");
+      return failure();
+    }
+    size_t idx = it - params.begin();
+    if (given[idx]) {
+      error(arg.range, "`" + def.getName() +
+                           "` got multiple values for argument `" + kwName +
+                           "`");
+      return failure();
+    }
+    frame.scope->bind(kwName, {arg.value, it->nameRange.Start, regionDepth, ""});
+    given[idx] = true;
+  }
+  for (size_t k = 0; k < params.size(); ++k) {
+    if (given[k])
+      continue;
+    if (!params[k].defaultValue) {
+      error(args.range, "`" + def.getName() +
+                            "` missing required argument `" + params[k].name +
+                            "`");
+      note(params[k].nameRange.Start, "parameter declared here");
+      return failure();
+    }
+    // Defaults are evaluated in the defining scope, as Python does.
+    Frame defFrame{fn.closure, Value(), def.getName()};
+    FailureOr<Value> d = eval(*params[k].defaultValue, defFrame);
+    if (failed(d))
+      return failure();
+    frame.scope->bind(params[k].name,
+                      {*d, params[k].nameRange.Start, regionDepth, ""});
+  }
+
+  ++callDepth;
+  Flow flow = execBlock(def.getBody(), frame);
+  --callDepth;
+  if (flow == Flow::Error || hadError)
+    return failure();
+  return frame.returnValue;
+}
+
+//===----------------------------------------------------------------------===//
+// Statements
+//===----------------------------------------------------------------------===//
+
+Flow Elaborator::execBlock(llvm::ArrayRef<ast::StmtPtr> body, Frame &frame) {
+  for (const ast::StmtPtr &s : body) {
+    Flow f = execStmt(*s, frame);
+    if (f != Flow::Normal)
+      return f;
+    if (hadError)
+      return Flow::Error;
+  }
+  return Flow::Normal;
+}
+
+Flow Elaborator::execStmt(const ast::Stmt &stmt, Frame &frame) {
+  using K = ast::Stmt::Kind;
+  switch (stmt.getKind()) {
+  case K::Import:
+  case K::ImportFrom:
+    return execImport(stmt, frame);
+  case K::FunctionDef:
+    return execFunctionDef(llvm::cast<ast::FunctionDefStmt>(stmt), frame);
+  case K::Return: {
+    auto &r = llvm::cast<ast::ReturnStmt>(stmt);
+    if (traced && callDepth == 0) {
+      error(stmt.getRange(), "`return` is not allowed in a @T.prim_func; "
+                             "write results into an output tensor");
+      return Flow::Error;
+    }
+    if (r.getValue()) {
+      FailureOr<Value> v = eval(*r.getValue(), frame);
+      if (failed(v))
+        return Flow::Error;
+      frame.returnValue = *v;
+    } else {
+      frame.returnValue = Value::none();
+    }
+    if (regionDepth > 0 && traced) {
+      // A return inside a device loop would need control flow the tile
+      // dialect does not have; macros return at their end instead.
+    }
+    return Flow::Return;
+  }
+  case K::Assign:
+    return execAssign(llvm::cast<ast::AssignStmt>(stmt), frame);
+  case K::AugAssign:
+    return execAugAssign(llvm::cast<ast::AugAssignStmt>(stmt), frame);
+  case K::AnnAssign: {
+    auto &a = llvm::cast<ast::AnnAssignStmt>(stmt);
+    if (!a.getValue())
+      return Flow::Normal; // a bare declaration binds nothing
+    FailureOr<Value> v = eval(*a.getValue(), frame);
+    if (failed(v))
+      return Flow::Error;
+    // `x: T.int32 = 0` in a kernel: the annotation is the dtype.
+    FailureOr<Value> ann = eval(*a.getAnnotation(), frame);
+    if (failed(ann))
+      return Flow::Error;
+    Value value = *v;
+    if (std::optional<DType> dt = toDType(*ann)) {
+      if (traced) {
+        FailureOr<Value> c = castTo(value, *dt, a.getValue()->getRange());
+        if (failed(c))
+          return Flow::Error;
+        value = *c;
+      }
+    }
+    return succeeded(assignTo(*a.getTarget(), value, a.getValue()->getRange(),
+                              frame))
+               ? Flow::Normal
+               : Flow::Error;
+  }
+  case K::ExprStmt: {
+    auto &e = llvm::cast<ast::ExprStmt>(stmt);
+    if (llvm::isa<ast::StringExpr>(e.getValue()))
+      return Flow::Normal; // docstring
+    return succeeded(eval(*e.getValue(), frame)) ? Flow::Normal : Flow::Error;
+  }
+  case K::If:
+    return execIf(llvm::cast<ast::IfStmt>(stmt), frame);
+  case K::For:
+    return execFor(llvm::cast<ast::ForStmt>(stmt), frame);
+  case K::While:
+    return execWhile(llvm::cast<ast::WhileStmt>(stmt), frame);
+  case K::With:
+    return execWith(llvm::cast<ast::WithStmt>(stmt), frame);
+  case K::Pass:
+    return Flow::Normal;
+  case K::Break:
+  case K::Continue:
+    if (regionDepth > 0 && traced) {
+      error(stmt.getRange(),
+            Twine("`") + (stmt.getKind() == K::Break ? "break" : "continue") +
+                "` is not supported inside a device loop");
+      return Flow::Error;
+    }
+    return stmt.getKind() == K::Break ? Flow::Break : Flow::Continue;
+  case K::Assert:
+    return execAssert(llvm::cast<ast::AssertStmt>(stmt), frame);
+  }
+  return Flow::Normal;
+}
+
+Flow Elaborator::execImport(const ast::Stmt &stmt, Frame &frame) {
+  // Only TileLang and a few pure-Python helpers exist at compile time.
+  auto moduleValue = [&](StringRef mod, SMRange range) -> std::optional<Value> {
+    if (mod == "tilelang.language")
+      return Value::builtin("T");
+    if (mod == "tilelang" || mod == "math" || mod == "itertools" ||
+        mod == "functools" || mod == "typing")
+      return Value::builtin(mod.str());
+    if (mod.starts_with("tilelang."))
+      return Value::builtin(mod.str());
+    StringRef top = mod.split('.').first;
+    if (top == "torch" || top == "numpy" || top == "triton" ||
+        top == "tvm" || top == "cupy" || top == "jax")
+      error(range, "`import " + mod + "` is host code: a .tile file holds "
+                   "kernels only; remove it (see docs/porting.md)");
+    else
+      error(range, "module `" + mod + "` is not available in .tile files "
+                   "(only tilelang, tilelang.language, math and itertools)");
+    return std::nullopt;
+  };
+  if (auto *imp = llvm::dyn_cast<ast::ImportStmt>(&stmt)) {
+    for (const ast::ImportAlias &a : imp->getNames()) {
+      std::optional<Value> v = moduleValue(a.name, a.nameRange);
+      if (!v)
+        return Flow::Error;
+      if (!a.asName.empty()) {
+        frame.scope->bind(a.asName, {*v, a.asNameRange.Start, 0, ""});
+      } else {
+        // `import tilelang.language` binds `tilelang`.
+        StringRef top = StringRef(a.name).split('.').first;
+        frame.scope->bind(top, {Value::builtin(top.str()), a.nameRange.Start, 0, ""});
+      }
+    }
+    return Flow::Normal;
+  }
+  auto &from = llvm::cast<ast::ImportFromStmt>(stmt);
+  if (from.getLevel() != 0) {
+    error(from.getRange(), "relative imports are not available in .tile files");
+    return Flow::Error;
+  }
+  std::optional<Value> mod = moduleValue(from.getModule(), from.getModuleRange());
+  if (!mod)
+    return Flow::Error;
+  if (from.isWildcard()) {
+    error(from.getRange(), "`from " + from.getModule() +
+                               " import *` is not supported; import the "
+                               "names you use");
+    return Flow::Error;
+  }
+  for (const ast::ImportAlias &a : from.getNames()) {
+    std::string qualified = mod->getBuiltin() + "." + a.name;
+    Value v = Value::builtin(qualified);
+    if (qualified == "tilelang.language")
+      v = Value::builtin("T");
+    StringRef bindAs = a.asName.empty() ? StringRef(a.name) : a.asName;
+    frame.scope->bind(bindAs, {v, a.nameRange.Start, 0, ""});
+  }
+  return Flow::Normal;
+}
+
+Flow Elaborator::execFunctionDef(const ast::FunctionDefStmt &def,
+                                 Frame &frame) {
+  auto fn = std::make_shared<sema::FunctionObject>();
+  fn->def = &def;
+  fn->closure = frame.scope;
+  for (const ast::ExprPtr &d : def.getDecorators()) {
+    FailureOr<Value> dv = eval(*d, frame);
+    if (failed(dv))
+      return Flow::Error;
+    StringRef name = dv->is(Value::Builtin) ? StringRef(dv->getBuiltin()) : "";
+    if (name == "T.prim_func")
+      fn->isPrimFunc = true;
+    else if (name == "T.macro")
+      fn->isMacro = true;
+    else if (name == "tilelang.jit")
+      fn->isJit = true;
+    else if (name == "tilelang.autotune" || name == "tilelang.autotuner.autotune") {
+      fn->isAutotune = true;
+      if (auto *call = llvm::dyn_cast<ast::CallExpr>(d.get()))
+        if (const ast::Keyword *kw = call->findKeyword("configs")) {
+          FailureOr<Value> cfg = eval(*kw->value, frame);
+          if (failed(cfg))
+            return Flow::Error;
+          fn->autotuneConfigs = *cfg;
+        }
+    } else {
+      error(d->getRange(), "unknown decorator `" + decoratorName(d.get()) +
+                               "`: .tile files accept @tilelang.jit, "
+                               "@tilelang.autotune, @T.prim_func and @T.macro");
+      return Flow::Error;
+    }
+  }
+  frame.scope->bind(def.getName(),
+                    {Value::function(fn), def.getNameRange().Start, regionDepth, ""});
+  if (fn->isPrimFunc) {
+    if (traced) {
+      error(def.getNameRange(), "a @T.prim_func cannot be defined inside "
+                                "another prim_func");
+      return Flow::Error;
+    }
+    if (failed(tracePrimFunc(*fn, def.getName())))
+      return Flow::Error;
+    // A bare top-level prim_func is a kernel by itself.
+    if (callDepth == 0 && frame.functionName == "<module>") {
+      auto it = tracedFuncs.find(fn->tracedName);
+      func::FuncOp func = it->second;
+      if (module.lookupSymbol(def.getName())) {
+        error(def.getNameRange(), "a kernel named `" + def.getName() +
+                                      "` is already defined");
+        return Flow::Error;
+      }
+      func.setSymName(def.getName());
+      tracedFuncs.erase(it);
+    }
+  }
+  return Flow::Normal;
+}
+
+LogicalResult Elaborator::bindName(StringRef name, SMRange range,
+                                   const Value &value, Frame &frame) {
+  Binding *existing = frame.scope->lookupLocal(name);
+  // Assigning to a T.alloc_var name stores into it, as in TileLang.
+  if (existing && existing->value.is(Value::Buffer) &&
+      existing->value.getBuffer().scope == MemScope::Var && traced) {
+    BufferObject &var = existing->value.getBuffer();
+    FailureOr<Value> scalar = toScalar(value, range);
+    if (failed(scalar))
+      return failure();
+    FailureOr<mlir::Value> v = toIR(*scalar, irType(var.dtype), range);
+    if (failed(v))
+      return failure();
+    memref::StoreOp::create(builder, loc(range.Start), *v, var.memref,
+                            ValueRange{});
+    return success();
+  }
+  if (existing && traced && existing->depth < regionDepth &&
+      !value.isConstant()) {
+    error(range, "cannot rebind `" + name +
+                     "` inside a device loop or branch: it is defined "
+                     "outside; use T.alloc_var for a value that changes");
+    if (existing->loc.isValid())
+      note(existing->loc, "`" + name + "` first defined here");
+    return failure();
+  }
+  frame.scope->bind(name, {value, range.Start, regionDepth, ""});
+  return success();
+}
+
+LogicalResult Elaborator::assignTo(const ast::Expr &target, const Value &value,
+                                   SMRange valueRange, Frame &frame) {
+  if (auto *name = llvm::dyn_cast<ast::NameExpr>(&target))
+    return bindName(name->getName(), name->getRange(), value, frame);
+
+  if (auto *tup = llvm::dyn_cast<ast::TupleExpr>(&target)) {
+    llvm::ArrayRef<ast::ExprPtr> elts = tup->getElts();
+    if (!value.isSequence()) {
+      error(valueRange, "cannot unpack a `" + value.typeName() +
+                            "` into " + Twine(elts.size()) + " names");
+      return failure();
+    }
+    if (value.getElements().size() != elts.size()) {
+      error(valueRange, "cannot unpack " + Twine(value.getElements().size()) +
+                            " values into " + Twine(elts.size()) + " names");
+      return failure();
+    }
+    for (size_t k = 0; k < elts.size(); ++k)
+      if (failed(assignTo(*elts[k], value.getElements()[k], valueRange, frame)))
+        return failure();
+    return success();
+  }
+  if (auto *list = llvm::dyn_cast<ast::ListExpr>(&target)) {
+    if (!value.isSequence() || value.getElements().size() != list->getElts().size()) {
+      error(valueRange, "cannot unpack into " +
+                            Twine(list->getElts().size()) + " names");
+      return failure();
+    }
+    for (size_t k = 0; k < list->getElts().size(); ++k)
+      if (failed(assignTo(*list->getElts()[k], value.getElements()[k],
+                          valueRange, frame)))
+        return failure();
+    return success();
+  }
+
+  if (auto *sub = llvm::dyn_cast<ast::SubscriptExpr>(&target)) {
+    FailureOr<Value> lhs = evalSubscript(*sub, frame);
+    if (failed(lhs))
+      return failure();
+    if (!lhs->is(Value::Subscript)) {
+      error(target.getRange(), "cannot assign to this subscript");
+      return failure();
+    }
+    sema::SubscriptObject &s = lhs->getSubscript();
+    BufferObject &buf = s.base.getBuffer();
+    if (!traced) {
+      error(target.getRange(), "buffer stores are only allowed in a kernel");
+      return failure();
+    }
+    if (s.indices.size() != buf.shape.size() ||
+        llvm::any_of(s.indices, [](const Value &i) { return i.is(Value::Slice); })) {
+      error(target.getRange(),
+            "assigning to a region of `" + buf.name +
+                "` is not supported; use T.copy, T.fill or a T.Parallel loop");
+      return failure();
+    }
+    FailureOr<Value> scalar = toScalar(value, valueRange);
+    if (failed(scalar))
+      return failure();
+    FailureOr<mlir::Value> v = toIR(*scalar, irType(buf.dtype), valueRange);
+    if (failed(v))
+      return failure();
+    SmallVector<mlir::Value> idx;
+    for (const Value &i : s.indices) {
+      FailureOr<mlir::Value> iv = toIndex(i, target.getRange());
+      if (failed(iv))
+        return failure();
+      idx.push_back(*iv);
+    }
+    memref::StoreOp::create(builder, loc(target.getLoc()), *v, buf.memref, idx);
+    return success();
+  }
+  if (llvm::isa<ast::AttributeExpr>(&target)) {
+    error(target.getRange(), "assigning to an attribute is not supported in "
+                             ".tile files");
+    return failure();
+  }
+  error(target.getRange(), "cannot assign to this expression");
+  return failure();
+}
+
+Flow Elaborator::execAssign(const ast::AssignStmt &s, Frame &frame) {
+  // Allocations take the name they are assigned to (`A_shared = ...`).
+  pendingName.clear();
+  if (s.getTargets().size() == 1)
+    if (auto *n = llvm::dyn_cast<ast::NameExpr>(s.getTargets()[0].get()))
+      pendingName = n->getName().str();
+  FailureOr<Value> v = eval(*s.getValue(), frame);
+  pendingName.clear();
+  if (failed(v))
+    return Flow::Error;
+  for (const ast::ExprPtr &t : s.getTargets())
+    if (failed(assignTo(*t, *v, s.getValue()->getRange(), frame)))
+      return Flow::Error;
+  return Flow::Normal;
+}
+
+static ast::BinOpKind augOp(ast::BinOpKind k) { return k; }
+
+Flow Elaborator::execAugAssign(const ast::AugAssignStmt &s, Frame &frame) {
+  FailureOr<Value> cur = eval(*s.getTarget(), frame);
+  if (failed(cur))
+    return Flow::Error;
+  FailureOr<Value> rhs = eval(*s.getValue(), frame);
+  if (failed(rhs))
+    return Flow::Error;
+  FailureOr<Value> result =
+      evalBinary(augOp(s.getOp()), *cur, *rhs, s.getRange());
+  if (failed(result))
+    return Flow::Error;
+  return succeeded(assignTo(*s.getTarget(), *result, s.getRange(), frame))
+             ? Flow::Normal
+             : Flow::Error;
+}
+
+Flow Elaborator::execAssert(const ast::AssertStmt &s, Frame &frame) {
+  FailureOr<Value> c = eval(*s.getTest(), frame);
+  if (failed(c))
+    return Flow::Error;
+  std::string msg;
+  if (s.getMsg()) {
+    FailureOr<Value> m = eval(*s.getMsg(), frame);
+    if (failed(m))
+      return Flow::Error;
+    msg = m->is(Value::Str) ? m->getStr() : m->repr();
+  }
+  if (c->isConstant()) {
+    if (!c->truthy()) {
+      error(s.getTest()->getRange(),
+            "assertion failed" + (msg.empty() ? Twine("") : Twine(": ") + msg));
+      return Flow::Error;
+    }
+    return Flow::Normal;
+  }
+  // A runtime condition in a kernel: a device assertion.
+  FailureOr<Value> scalar = toScalar(*c, s.getTest()->getRange());
+  if (failed(scalar))
+    return Flow::Error;
+  FailureOr<mlir::Value> cond =
+      toIR(*scalar, builder.getI1Type(), s.getTest()->getRange());
+  if (failed(cond) || kernelDepth == 0) {
+    if (!failed(cond))
+      error(s.getRange(), "a runtime `assert` must be inside T.Kernel");
+    return Flow::Error;
+  }
+  tile::DeviceAssertOp::create(builder, loc(s.getLoc()), *cond,
+                               builder.getStringAttr(msg));
+  return Flow::Normal;
+}
+
+/// Poisons names bound inside a device region that is being closed: their
+/// IR values do not dominate the code after it.
+static void poisonRegionBindings(Scope &scope, unsigned depth, SMRange r,
+                                 StringRef what) {
+  for (auto &entry : scope.getVars()) {
+    Binding &b = entry.second;
+    if (b.depth > depth && !b.value.isConstant() && b.poison.empty())
+      b.poison = ("`" + entry.getKey() + "` is defined inside the " + what +
+                  " and cannot be used after it")
+                     .str();
+  }
+}
+
+Flow Elaborator::execIf(const ast::IfStmt &s, Frame &frame) {
+  return execIfArms(s, 0, frame);
+}
+
+/// Arms `k..` of an if/elif/else chain. Arms on compile-time conditions are
+/// chosen here; the first runtime condition becomes an scf.if whose else
+/// region holds the remaining arms.
+Flow Elaborator::execIfArms(const ast::IfStmt &s, size_t k, Frame &frame) {
+  llvm::ArrayRef<ast::IfBranch> branches = s.getBranches();
+  for (; k < branches.size(); ++k) {
+    const ast::IfBranch &br = branches[k];
+    FailureOr<Value> c = eval(*br.test, frame);
+    if (failed(c))
+      return Flow::Error;
+    if (c->isConstant()) {
+      if (c->truthy())
+        return execBlock(br.body, frame);
+      continue;
+    }
+    if (!traced) {
+      error(br.test->getRange(), "condition is not a compile-time value");
+      return Flow::Error;
+    }
+    FailureOr<Value> scalar = toScalar(*c, br.test->getRange());
+    if (failed(scalar))
+      return Flow::Error;
+    FailureOr<mlir::Value> cond =
+        toIR(*scalar, builder.getI1Type(), br.test->getRange());
+    if (failed(cond))
+      return Flow::Error;
+    bool hasElse = k + 1 < branches.size() || s.hasElse();
+    auto ifOp = scf::IfOp::create(builder, loc(br.keywordLoc), *cond, hasElse);
+    OpBuilder::InsertionGuard guard(builder);
+    unsigned depth = regionDepth++;
+    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    Flow f = execBlock(br.body, frame);
+    if (f == Flow::Normal && hasElse) {
+      builder.setInsertionPoint(ifOp.elseBlock()->getTerminator());
+      f = execIfArms(s, k + 1, frame);
+    }
+    regionDepth = depth;
+    poisonRegionBindings(*frame.scope, depth, s.getRange(), "`if` branch");
+    if (f == Flow::Break || f == Flow::Continue || f == Flow::Return) {
+      error(s.getRange(), "`break`, `continue` and `return` cannot leave a "
+                          "branch on a runtime condition");
+      return Flow::Error;
+    }
+    return f;
+  }
+  if (s.hasElse())
+    return execBlock(s.getElseBody(), frame);
+  return Flow::Normal;
+}
+
+Flow Elaborator::execWhile(const ast::WhileStmt &s, Frame &frame) {
+  for (int64_t iter = 0;; ++iter) {
+    if (iter >= kMaxIterations) {
+      error(s.getRange(), "compile-time `while` loop ran more than " +
+                              Twine(kMaxIterations) + " iterations");
+      return Flow::Error;
+    }
+    FailureOr<Value> c = eval(*s.getTest(), frame);
+    if (failed(c))
+      return Flow::Error;
+    if (!c->isConstant()) {
+      error(s.getTest()->getRange(), "`while` on a runtime condition is not "
+                                     "supported; use a T.serial loop");
+      return Flow::Error;
+    }
+    if (!c->truthy())
+      return Flow::Normal;
+    Flow f = execBlock(s.getBody(), frame);
+    if (f == Flow::Break)
+      return Flow::Normal;
+    if (f == Flow::Return || f == Flow::Error)
+      return f;
+  }
+}
+
+Flow Elaborator::execFor(const ast::ForStmt &s, Frame &frame) {
+  FailureOr<Value> iter = eval(*s.getIter(), frame);
+  if (failed(iter))
+    return Flow::Error;
+  if (iter->is(Value::Loop))
+    return execDeviceLoop(s, iter->getLoop(), frame);
+  std::vector<Value> items;
+  if (iter->isSequence()) {
+    items = iter->getElements();
+  } else if (iter->is(Value::Dict)) {
+    for (const auto &kv : iter->getItems())
+      items.push_back(kv.first);
+  } else if (iter->is(Value::Str)) {
+    for (char c : iter->getStr())
+      items.push_back(Value::string(std::string(1, c)));
+  } else {
+    error(s.getIter()->getRange(),
+          "cannot iterate over a `" + iter->typeName() + "`");
+    return Flow::Error;
+  }
+  for (const Value &item : items) {
+    if (failed(assignTo(*s.getTarget(), item, s.getIter()->getRange(), frame)))
+      return Flow::Error;
+    Flow f = execBlock(s.getBody(), frame);
+    if (f == Flow::Break)
+      break;
+    if (f == Flow::Return || f == Flow::Error)
+      return f;
+  }
+  return Flow::Normal;
+}
+
+Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
+                                Frame &frame) {
+  if (!traced || kernelDepth == 0) {
+    error(s.getIter()->getRange(),
+          "device loops (T.Parallel, T.Pipelined, T.serial, ...) must be "
+          "inside a T.Kernel block");
+    return Flow::Error;
+  }
+  // The loop variables.
+  std::vector<const ast::NameExpr *> vars;
+  const ast::Expr *target = s.getTarget();
+  if (auto *n = llvm::dyn_cast<ast::NameExpr>(target)) {
+    vars.push_back(n);
+  } else if (auto *t = llvm::dyn_cast<ast::TupleExpr>(target)) {
+    for (const ast::ExprPtr &e : t->getElts()) {
+      auto *n = llvm::dyn_cast<ast::NameExpr>(e.get());
+      if (!n) {
+        error(e->getRange(), "a device loop variable must be a name");
+        return Flow::Error;
+      }
+      vars.push_back(n);
+    }
+  } else {
+    error(target->getRange(), "a device loop variable must be a name");
+    return Flow::Error;
+  }
+  size_t want = spec.kind == sema::LoopSpec::Parallel ? spec.extents.size() : 1;
+  if (vars.size() != want) {
+    error(target->getRange(), "this loop binds " + Twine(vars.size()) +
+                                  " variable" + (vars.size() == 1 ? "" : "s") +
+                                  " but its range has " + Twine(want) +
+                                  " dimension" + (want == 1 ? "" : "s"));
+    return Flow::Error;
+  }
+
+  Location l = loc(s.getLoc());
+  OpBuilder::InsertionGuard guard(builder);
+  SmallVector<mlir::Value> ivs;
+  StringRef what = "loop";
+  if (spec.kind == sema::LoopSpec::Parallel) {
+    auto op = tile::ParallelOp::create(builder, l, spec.extents);
+    builder.setInsertionPoint(op.getBody()->getTerminator());
+    for (BlockArgument a : op.getBody()->getArguments())
+      ivs.push_back(a);
+    what = "T.Parallel loop";
+  } else {
+    FailureOr<mlir::Value> lb = toIndex(spec.start, s.getIter()->getRange());
+    FailureOr<mlir::Value> ub = toIndex(spec.stop, s.getIter()->getRange());
+    FailureOr<mlir::Value> step = toIndex(spec.step, s.getIter()->getRange());
+    if (failed(lb) || failed(ub) || failed(step))
+      return Flow::Error;
+    if (spec.kind == sema::LoopSpec::Pipelined) {
+      auto op = tile::PipelinedOp::create(builder, l, *lb, *ub, *step,
+                                          spec.numStages);
+      if (!spec.order.empty())
+        op.setOrderAttr(builder.getDenseI64ArrayAttr(spec.order));
+      if (!spec.stage.empty())
+        op.setStageAttr(builder.getDenseI64ArrayAttr(spec.stage));
+      if (!spec.group.empty()) {
+        SmallVector<Attribute> groups;
+        for (const auto &g : spec.group)
+          groups.push_back(builder.getDenseI64ArrayAttr(g));
+        op.setGroupAttr(builder.getArrayAttr(groups));
+      }
+      builder.setInsertionPoint(op.getBody()->getTerminator());
+      ivs.push_back(op.getInductionVar());
+      what = "T.Pipelined loop";
+    } else {
+      tile::LoopKind kind = spec.kind == sema::LoopSpec::Unroll
+                                ? tile::LoopKind::unroll
+                            : spec.kind == sema::LoopSpec::Vectorized
+                                ? tile::LoopKind::vectorized
+                                : tile::LoopKind::serial;
+      auto op = tile::ForOp::create(builder, l, kind, *lb, *ub, *step);
+      builder.setInsertionPoint(op.getBody()->getTerminator());
+      ivs.push_back(op.getInductionVar());
+    }
+  }
+  unsigned depth = regionDepth++;
+  for (size_t k = 0; k < vars.size(); ++k)
+    frame.scope->bind(vars[k]->getName(),
+                      {wrapRuntime(ivs[k], DType::Int32, /*isIndex=*/true),
+                       vars[k]->getLoc(), regionDepth, ""});
+  Flow f = execBlock(s.getBody(), frame);
+  regionDepth = depth;
+  poisonRegionBindings(*frame.scope, depth, s.getRange(), what);
+  for (const ast::NameExpr *v : vars)
+    if (Binding *b = frame.scope->lookupLocal(v->getName()))
+      b->poison = ("loop variable `" + v->getName() +
+                   "` cannot be used after its loop")
+                      .str();
+  if (f == Flow::Return) {
+    error(s.getRange(), "`return` cannot leave a device loop");
+    return Flow::Error;
+  }
+  return f;
+}
+
+//===----------------------------------------------------------------------===//
+// prim_func tracing
+//===----------------------------------------------------------------------===//
+
+LogicalResult Elaborator::tracePrimFunc(sema::FunctionObject &fn,
+                                        StringRef name) {
+  const ast::FunctionDefStmt &def = *fn.def;
+  Frame annFrame{fn.closure, Value(), def.getName()};
+
+  struct ParamInfo {
+    const ast::Param *param;
+    Value ann;
+  };
+  std::vector<ParamInfo> infos;
+  SmallVector<Type> argTypes;
+  std::vector<sema::SymbolObject *> symbols;
+  for (const ast::Param &p : def.getParams()) {
+    if (!p.annotation) {
+      error(p.nameRange, "parameter `" + p.name +
+                             "` of a @T.prim_func needs a type, e.g. `" +
+                             p.name + ": T.Tensor((M, N), \"float16\")`");
+      return failure();
+    }
+    FailureOr<Value> ann = eval(*p.annotation, annFrame);
+    if (failed(ann))
+      return failure();
+    if (ann->is(Value::TensorType)) {
+      sema::TensorTypeObject &t = ann->getTensorType();
+      SmallVector<int64_t> shape;
+      for (const Value &d : t.shape) {
+        if (d.is(Value::Symbol)) {
+          shape.push_back(ShapedType::kDynamic);
+          if (!llvm::is_contained(symbols, &d.getSymbol()))
+            symbols.push_back(&d.getSymbol());
+        } else {
+          shape.push_back(d.getInt());
+        }
+      }
+      argTypes.push_back(MemRefType::get(shape, irType(t.dtype)));
+    } else if (std::optional<DType> dt = toDType(*ann)) {
+      argTypes.push_back(irType(*dt));
+    } else {
+      error(p.annotation->getRange(),
+            "parameter `" + p.name + "` must be annotated with T.Tensor(...) "
+            "or a dtype, not `" + ann->repr() + "`");
+      return failure();
+    }
+    infos.push_back({&p, *ann});
+  }
+  for (size_t k = 0; k < symbols.size(); ++k)
+    argTypes.push_back(builder.getIndexType());
+
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPointToEnd(module.getBody());
+  std::string tmpName =
+      (name + "$" + Twine(tracedFuncs.size()) + "$" + Twine(module.getBody()->getOperations().size())).str();
+  auto func = func::FuncOp::create(builder, loc(def.getNameRange().Start),
+                                   tmpName,
+                                   builder.getFunctionType(argTypes, {}));
+  func->setAttr(tile::TileDialect::getKernelFuncAttrName(), builder.getUnitAttr());
+  Block *entry = func.addEntryBlock();
+  builder.setInsertionPointToStart(entry);
+
+  TracedFunction tf;
+  tf.func = func;
+  TracedFunction *savedTraced = traced;
+  traced = &tf;
+
+  Frame frame;
+  frame.scope = std::make_shared<Scope>(fn.closure);
+  frame.functionName = def.getName();
+  for (size_t k = 0; k < infos.size(); ++k) {
+    const ast::Param &p = *infos[k].param;
+    func.setArgAttr(k, "tile.name", builder.getStringAttr(p.name));
+    Value v;
+    if (infos[k].ann.is(Value::TensorType)) {
+      auto buf = std::make_shared<BufferObject>();
+      buf->name = p.name.str();
+      buf->scope = MemScope::Global;
+      buf->dtype = infos[k].ann.getTensorType().dtype;
+      buf->shape = infos[k].ann.getTensorType().shape;
+      buf->memref = entry->getArgument(k);
+      buf->loc = p.nameRange.Start;
+      v = Value::buffer(buf);
+    } else {
+      v = wrapRuntime(entry->getArgument(k), *toDType(infos[k].ann),
+                      /*isIndex=*/false);
+      v.getRuntime().hostExpr = p.name.str();
+    }
+    frame.scope->bind(p.name, {v, p.nameRange.Start, 0, ""});
+  }
+  for (size_t k = 0; k < symbols.size(); ++k) {
+    unsigned argNo = infos.size() + k;
+    func.setArgAttr(argNo, "tile.symbol",
+                    builder.getStringAttr(symbols[k]->name));
+    tf.symbols[symbols[k]] = entry->getArgument(argNo);
+  }
+
+  unsigned savedDepth = regionDepth, savedKernel = kernelDepth,
+           savedCall = callDepth;
+  regionDepth = kernelDepth = callDepth = 0;
+  Flow flow = execBlock(def.getBody(), frame);
+  regionDepth = savedDepth;
+  kernelDepth = savedKernel;
+  callDepth = savedCall;
+  traced = savedTraced;
+  if (flow == Flow::Error || hadError) {
+    func.erase();
+    return failure();
+  }
+  builder.setInsertionPointToEnd(entry);
+  func::ReturnOp::create(builder, loc(def.getNameRange().Start));
+  fn.tracedName = tmpName;
+  tracedFuncs[tmpName] = func;
+  return success();
+}
+
+} // namespace tilec::mlirgen
+
+//===----------------------------------------------------------------------===//
+// Public API
+//===----------------------------------------------------------------------===//
+
+namespace tilec {
+
+void loadMLIRGenDialects(MLIRContext &context) {
+  context.loadDialect<tile::TileDialect, func::FuncDialect,
+                      arith::ArithDialect, math::MathDialect,
+                      memref::MemRefDialect, scf::SCFDialect>();
+}
+
+OwningOpRef<ModuleOp> elaborate(const ast::Module &module, MLIRContext &context,
+                                DiagnosticEngine &diag,
+                                const MLIRGenOptions &options) {
+  loadMLIRGenDialects(context);
+  mlirgen::Elaborator e(module, context, diag, options);
+  return e.run();
+}
+
+std::string parseInstancesJSON(StringRef text, std::vector<InstanceSpec> &out) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
+  if (!parsed)
+    return llvm::toString(parsed.takeError());
+  const llvm::json::Array *items = parsed->getAsArray();
+  if (!items)
+    return "expected a JSON list of instances";
+  auto literal = [](const llvm::json::Value &v) -> std::optional<std::string> {
+    if (auto s = v.getAsString())
+      return "\"" + s->str() + "\"";
+    if (auto b = v.getAsBoolean())
+      return std::string(*b ? "True" : "False");
+    if (auto i = v.getAsInteger())
+      return std::to_string(*i);
+    if (auto d = v.getAsNumber()) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      os << llvm::json::Value(*d);
+      return s;
+    }
+    if (auto *a = v.getAsArray()) {
+      std::string s = "(";
+      for (const llvm::json::Value &e : *a) {
+        if (auto i = e.getAsInteger())
+          s += std::to_string(*i) + ",";
+        else
+          return std::nullopt;
+      }
+      return s + ")";
+    }
+    return std::nullopt;
+  };
+  for (size_t k = 0; k < items->size(); ++k) {
+    const llvm::json::Object *obj = (*items)[k].getAsObject();
+    if (!obj)
+      return "instance " + std::to_string(k) + " is not a JSON object";
+    InstanceSpec spec;
+    const llvm::json::Object *params = obj;
+    if (const llvm::json::Object *p = obj->getObject("params")) {
+      params = p;
+      if (auto f = obj->getString("factory"))
+        spec.factory = f->str();
+      if (auto n = obj->getString("name"))
+        spec.name = n->str();
+    }
+    for (const auto &kv : *params) {
+      std::optional<std::string> lit = literal(kv.second);
+      if (!lit)
+        return "instance " + std::to_string(k) + ": value of `" +
+               kv.first.str() + "` must be a number, string, bool or list "
+               "of ints";
+      spec.params.push_back({kv.first.str(), *lit});
+    }
+    llvm::sort(spec.params);
+    out.push_back(std::move(spec));
+  }
+  return "";
+}
+
+} // namespace tilec

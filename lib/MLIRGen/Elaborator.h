@@ -1,0 +1,252 @@
+//===- Elaborator.h - Compile-time evaluation and tracing -------*- C++ -*-===//
+//
+// The Elaborator is a small Python interpreter over the AST. Outside a
+// @T.prim_func it computes compile-time values; inside one it traces: every
+// T.* primitive is checked and emits a tile-dialect op at the builder's
+// insertion point, runtime scalars become arith ops, and device loops and
+// branches become regions. The first error stops elaboration (as a Python
+// exception would), after being reported with its notes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_LIB_MLIRGEN_ELABORATOR_H
+#define TILEC_LIB_MLIRGEN_ELABORATOR_H
+
+#include "tilec/Frontend/AST.h"
+#include "tilec/Frontend/Diagnostics.h"
+#include "tilec/MLIRGen/MLIRGen.h"
+#include "tilec/Sema/Objects.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Support/LLVM.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace tilec::sema {
+/// A name's binding in a scope.
+struct Binding {
+  Value value;
+  llvm::SMLoc loc;
+  /// Device-region depth (loops/branches being traced) where it was bound.
+  unsigned depth = 0;
+  /// Non-empty: the name may not be used any more, and this says why.
+  std::string poison;
+};
+/// A Python scope: names to bindings, with the enclosing scope as parent.
+class Scope {
+public:
+  explicit Scope(std::shared_ptr<Scope> parent = nullptr)
+      : parent(std::move(parent)) {}
+  Binding *lookup(llvm::StringRef name);
+  Binding *lookupLocal(llvm::StringRef name);
+  void bind(llvm::StringRef name, Binding b) { vars[name] = std::move(b); }
+  llvm::StringMap<Binding> &getVars() { return vars; }
+
+private:
+  std::shared_ptr<Scope> parent;
+  llvm::StringMap<Binding> vars;
+};
+} // namespace tilec::sema
+
+namespace tilec::mlirgen {
+
+using sema::Binding;
+using sema::Scope;
+
+using sema::BufferObject;
+using sema::DType;
+using sema::MemScope;
+using sema::RuntimeObject;
+using sema::Value;
+
+
+
+
+
+/// How a statement ended.
+enum class Flow { Normal, Break, Continue, Return, Error };
+
+/// One activation of a function (or the module).
+struct Frame {
+  std::shared_ptr<Scope> scope;
+  Value returnValue;
+  llvm::StringRef functionName;
+};
+
+/// An argument at a call site.
+struct Arg {
+  Value value;
+  llvm::SMRange range;
+  llvm::SMLoc loc() const { return range.Start; }
+};
+struct CallArgs {
+  std::vector<Arg> positional;
+  std::vector<std::pair<std::string, Arg>> keywords;
+  llvm::SMRange range; // the whole call
+  std::string callee;  // `T.copy`, for messages
+};
+
+/// A prim_func being traced.
+struct TracedFunction {
+  mlir::func::FuncOp func;
+  /// T.dynamic symbol -> the index argument carrying it.
+  llvm::DenseMap<sema::SymbolObject *, mlir::Value> symbols;
+  unsigned kernelCount = 0;
+};
+
+/// A box of a buffer: what T.copy, T.gemm and friends operate on.
+struct Region {
+  std::shared_ptr<BufferObject> buffer;
+  std::vector<Value> offsets;    // Int or Runtime index, one per dim
+  std::vector<int64_t> extents;  // -1: to be inferred from the other side
+  bool allPoints = false;        // written `A[i, j]` (TileLang's BufferLoad)
+  llvm::SMRange range;
+  std::string text() const;      // `[128, 32]`
+};
+
+/// Binary operators as the elaborator applies them at run time.
+enum class BinaryOpLike {
+  Add, Sub, Mul, Div, FloorDiv, Mod, Pow,
+  Eq, Ne, Lt, Le, Gt, Ge, And, Or, BitAnd, BitOr, BitXor, LShift, RShift,
+  Max, Min,
+};
+
+class Elaborator {
+public:
+  Elaborator(const ast::Module &module, mlir::MLIRContext &context,
+             DiagnosticEngine &diag, const MLIRGenOptions &options);
+  mlir::OwningOpRef<mlir::ModuleOp> run();
+
+  //===--------------------------------------------------------------------===//
+  // Diagnostics and locations
+  //===--------------------------------------------------------------------===//
+  void error(llvm::SMLoc loc, const llvm::Twine &msg);
+  void error(llvm::SMRange range, const llvm::Twine &msg);
+  void note(llvm::SMLoc loc, const llvm::Twine &msg);
+  mlir::Location loc(llvm::SMLoc loc);
+
+  //===--------------------------------------------------------------------===//
+  // Statements (Elaborator.cpp)
+  //===--------------------------------------------------------------------===//
+  Flow execBlock(llvm::ArrayRef<ast::StmtPtr> body, Frame &frame);
+  Flow execStmt(const ast::Stmt &stmt, Frame &frame);
+  Flow execAssign(const ast::AssignStmt &s, Frame &frame);
+  Flow execAugAssign(const ast::AugAssignStmt &s, Frame &frame);
+  Flow execIf(const ast::IfStmt &s, Frame &frame);
+  Flow execIfArms(const ast::IfStmt &s, size_t k, Frame &frame);
+  Flow execFor(const ast::ForStmt &s, Frame &frame);
+  Flow execWhile(const ast::WhileStmt &s, Frame &frame);
+  Flow execWith(const ast::WithStmt &s, Frame &frame);
+  Flow execImport(const ast::Stmt &s, Frame &frame);
+  Flow execFunctionDef(const ast::FunctionDefStmt &s, Frame &frame);
+  Flow execAssert(const ast::AssertStmt &s, Frame &frame);
+  Flow execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
+                      Frame &frame);
+  mlir::LogicalResult assignTo(const ast::Expr &target, const Value &value,
+                               llvm::SMRange valueRange, Frame &frame);
+  mlir::LogicalResult bindName(llvm::StringRef name, llvm::SMRange range,
+                               const Value &value, Frame &frame);
+
+  //===--------------------------------------------------------------------===//
+  // Functions
+  //===--------------------------------------------------------------------===//
+  mlir::FailureOr<Value> callFunction(sema::FunctionObject &fn,
+                                      CallArgs &args);
+  mlir::LogicalResult tracePrimFunc(sema::FunctionObject &fn,
+                                    llvm::StringRef name);
+  mlir::LogicalResult instantiate(const ast::FunctionDefStmt &factory,
+                                  std::shared_ptr<sema::FunctionObject> fn,
+                                  const InstanceSpec &spec,
+                                  llvm::StringRef instanceName);
+
+  //===--------------------------------------------------------------------===//
+  // Expressions (Expressions.cpp)
+  //===--------------------------------------------------------------------===//
+  mlir::FailureOr<Value> eval(const ast::Expr &e, Frame &frame);
+  mlir::FailureOr<Value> evalName(const ast::NameExpr &e, Frame &frame);
+  mlir::FailureOr<Value> evalAttribute(const ast::AttributeExpr &e,
+                                       Frame &frame);
+  mlir::FailureOr<Value> evalCall(const ast::CallExpr &e, Frame &frame);
+  mlir::FailureOr<Value> evalSubscript(const ast::SubscriptExpr &e,
+                                       Frame &frame);
+  mlir::FailureOr<Value> evalBinary(ast::BinOpKind op, const Value &l,
+                                    const Value &r, llvm::SMRange range);
+  mlir::FailureOr<Value> evalCompare(const ast::CompareExpr &e, Frame &frame);
+  mlir::FailureOr<Value> evalBoolOp(const ast::BoolOpExpr &e, Frame &frame);
+  mlir::FailureOr<Value> evalUnary(const ast::UnaryOpExpr &e, Frame &frame);
+  mlir::FailureOr<Value> evalIfExp(const ast::IfExpExpr &e, Frame &frame);
+  mlir::FailureOr<CallArgs> evalCallArgs(const ast::CallExpr &e,
+                                         Frame &frame);
+  mlir::FailureOr<Value> callValue(const Value &callee, CallArgs &args);
+
+  /// Reads `A[i, j]` (a load) when a subscript is used as a scalar.
+  mlir::FailureOr<Value> toScalar(const Value &v, llvm::SMRange range);
+  /// A runtime operand for arithmetic: loads subscripts, resolves symbols.
+  mlir::FailureOr<Value> materialize(const Value &v, llvm::SMRange range);
+  /// The IR value of a number or runtime scalar, converted to `type`.
+  mlir::FailureOr<mlir::Value> toIR(const Value &v, mlir::Type type,
+                                    llvm::SMRange range);
+  /// An index-typed IR value (block indices, offsets, loop bounds).
+  mlir::FailureOr<mlir::Value> toIndex(const Value &v, llvm::SMRange range);
+  mlir::Value constIndex(int64_t v);
+  /// Wraps an IR value as a Value; index values get an affine atom.
+  Value wrapRuntime(mlir::Value v, DType dtype, bool isIndex);
+  mlir::FailureOr<Value> runtimeBinary(BinaryOpLike op, const Value &l,
+                                       const Value &r, llvm::SMRange range);
+  mlir::FailureOr<Value> castTo(const Value &v, DType to, llvm::SMRange range);
+  std::optional<DType> toDType(const Value &v);
+  mlir::Type irType(DType t);
+
+  //===--------------------------------------------------------------------===//
+  // Built-ins (Builtins.cpp, Primitives.cpp)
+  //===--------------------------------------------------------------------===//
+  mlir::FailureOr<Value> callBuiltin(llvm::StringRef name, CallArgs &args);
+  mlir::FailureOr<Value> callPythonBuiltin(llvm::StringRef name,
+                                           CallArgs &args);
+  mlir::FailureOr<Value> callMath(llvm::StringRef name, CallArgs &args);
+  mlir::FailureOr<Value> callPrimitive(llvm::StringRef name, CallArgs &args);
+  /// Binds call arguments to a signature; `names` after `numRequired` are
+  /// optional. Reports arity/keyword errors against `args.callee`.
+  mlir::FailureOr<std::vector<std::optional<Arg>>>
+  bindArgs(CallArgs &args, llvm::ArrayRef<llvm::StringRef> names,
+           unsigned numRequired);
+  mlir::FailureOr<Region> toRegion(const Arg &arg, const llvm::Twine &role);
+  mlir::FailureOr<std::shared_ptr<BufferObject>>
+  toBuffer(const Arg &arg, const llvm::Twine &role);
+  mlir::LogicalResult requireKernel(const CallArgs &args);
+  mlir::FailureOr<int64_t> requireInt(const Arg &arg, llvm::StringRef what);
+  mlir::FailureOr<DType> requireDType(const Arg &arg);
+  mlir::FailureOr<Value> allocate(MemScope scope, CallArgs &args);
+
+  //===--------------------------------------------------------------------===//
+  // State
+  //===--------------------------------------------------------------------===//
+  const ast::Module &astModule;
+  mlir::MLIRContext &context;
+  DiagnosticEngine &diag;
+  const MLIRGenOptions &options;
+  mlir::OpBuilder builder;
+  mlir::ModuleOp module;
+  mlir::StringAttr fileName;
+
+  /// Non-null while a prim_func is traced.
+  TracedFunction *traced = nullptr;
+  /// Number of tile.kernel regions around the insertion point.
+  unsigned kernelDepth = 0;
+  /// Number of device loops/branches around the insertion point.
+  unsigned regionDepth = 0;
+  /// Python call depth, bounded so recursion cannot exhaust the stack.
+  unsigned callDepth = 0;
+  /// The name an assignment is about to bind (names allocations).
+  std::string pendingName;
+  /// The instance being built, for func names and messages.
+  std::string instanceName;
+  /// Functions traced so far (name -> op) and which were returned.
+  llvm::StringMap<mlir::func::FuncOp> tracedFuncs;
+  bool hadError = false;
+};
+
+} // namespace tilec::mlirgen
+
+#endif // TILEC_LIB_MLIRGEN_ELABORATOR_H

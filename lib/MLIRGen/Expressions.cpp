@@ -1,0 +1,1282 @@
+//===- Expressions.cpp - Evaluating expressions, at compile or run time ---===//
+//
+// An expression over compile-time values folds with Python's semantics
+// (sema::foldBinary). Once a runtime scalar takes part (a block index, a loop
+// variable, an element of a buffer) it emits arith/math ops instead, with
+// TVM's promotion rules: a Python literal takes the other operand's type,
+// integer indices are `index`, mixed floats widen. Runtime indices also carry
+// an affine form, so differences such as `(bx + 1) * bm - bx * bm` fold back
+// to compile-time constants.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Elaborator.h"
+
+#include "tilec/Dialect/TileOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using llvm::SMLoc;
+using llvm::SMRange;
+using llvm::StringRef;
+using llvm::Twine;
+
+namespace tilec::mlirgen {
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+Type Elaborator::irType(DType t) {
+  MLIRContext *ctx = &context;
+  switch (t.getKind()) {
+  case DType::Bool: return IntegerType::get(ctx, 1);
+  case DType::Int8:
+  case DType::UInt8: return IntegerType::get(ctx, 8);
+  case DType::Int16:
+  case DType::UInt16: return IntegerType::get(ctx, 16);
+  case DType::Int32:
+  case DType::UInt32: return IntegerType::get(ctx, 32);
+  case DType::Int64:
+  case DType::UInt64: return IntegerType::get(ctx, 64);
+  case DType::Float8E4M3: return Float8E4M3FNType::get(ctx);
+  case DType::Float8E5M2: return Float8E5M2Type::get(ctx);
+  case DType::Float16: return Float16Type::get(ctx);
+  case DType::BFloat16: return BFloat16Type::get(ctx);
+  case DType::Float32: return Float32Type::get(ctx);
+  case DType::Float64: return Float64Type::get(ctx);
+  }
+  return {};
+}
+
+std::optional<DType> Elaborator::toDType(const Value &v) {
+  if (v.is(Value::DTypeV))
+    return v.getDType();
+  if (v.is(Value::Str))
+    return DType::parse(v.getStr());
+  return std::nullopt;
+}
+
+/// The dtype of an IR type (index counts as int32: the lowering narrows).
+static std::optional<DType> dtypeOf(Type t) {
+  if (t.isIndex())
+    return DType::Int32;
+  if (t.isInteger(1)) return DType::Bool;
+  if (t.isInteger(8)) return DType::Int8;
+  if (t.isInteger(16)) return DType::Int16;
+  if (t.isInteger(32)) return DType::Int32;
+  if (t.isInteger(64)) return DType::Int64;
+  if (t.isF16()) return DType::Float16;
+  if (t.isBF16()) return DType::BFloat16;
+  if (t.isF32()) return DType::Float32;
+  if (t.isF64()) return DType::Float64;
+  if (llvm::isa<Float8E4M3FNType>(t)) return DType::Float8E4M3;
+  if (llvm::isa<Float8E5M2Type>(t)) return DType::Float8E5M2;
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Runtime values
+//===----------------------------------------------------------------------===//
+
+mlir::Value Elaborator::constIndex(int64_t v) {
+  return arith::ConstantIndexOp::create(builder, builder.getUnknownLoc(), v);
+}
+
+Value Elaborator::wrapRuntime(mlir::Value v, DType dtype, bool isIndex) {
+  auto rt = std::make_shared<RuntimeObject>();
+  rt->value = v;
+  rt->dtype = dtype;
+  rt->isIndex = isIndex;
+  if (isIndex) {
+    sema::Affine a;
+    a.terms[v.getAsOpaquePointer()] = 1;
+    rt->affine = a;
+  }
+  return Value::runtime(rt);
+}
+
+FailureOr<Value> Elaborator::materialize(const Value &v, SMRange range) {
+  if (v.is(Value::Symbol)) {
+    if (!traced) {
+      error(range, "the runtime dimension `" + v.getSymbol().name +
+                       "` has no value outside a @T.prim_func");
+      return failure();
+    }
+    auto it = traced->symbols.find(&v.getSymbol());
+    if (it == traced->symbols.end()) {
+      error(range, "runtime dimension `" + v.getSymbol().name +
+                       "` is not part of any tensor parameter's shape");
+      return failure();
+    }
+    Value w = wrapRuntime(it->second, DType::Int32, /*isIndex=*/true);
+    w.getRuntime().hostExpr = v.getSymbol().name;
+    return w;
+  }
+  return toScalar(v, range);
+}
+
+FailureOr<Value> Elaborator::toScalar(const Value &v, SMRange range) {
+  switch (v.getKind()) {
+  case Value::Bool:
+  case Value::Int:
+  case Value::Float:
+  case Value::Runtime:
+    return v;
+  case Value::Symbol:
+    return materialize(v, range);
+  case Value::Subscript: {
+    sema::SubscriptObject &s = v.getSubscript();
+    BufferObject &buf = s.base.getBuffer();
+    if (s.indices.size() != buf.shape.size() ||
+        llvm::any_of(s.indices,
+                     [](const Value &i) { return i.is(Value::Slice); })) {
+      error(range, "`" + buf.name + "[...]` is a region of " +
+                       Twine(buf.shape.size()) +
+                       "-d buffer, not a single element");
+      return failure();
+    }
+    SmallVector<mlir::Value> idx;
+    for (const Value &i : s.indices) {
+      FailureOr<mlir::Value> iv = toIndex(i, range);
+      if (failed(iv))
+        return failure();
+      idx.push_back(*iv);
+    }
+    auto load = memref::LoadOp::create(builder, loc(range.Start), buf.memref, idx);
+    return wrapRuntime(load, buf.dtype, /*isIndex=*/false);
+  }
+  case Value::Buffer: {
+    BufferObject &buf = v.getBuffer();
+    if (buf.scope == MemScope::Var) {
+      auto load = memref::LoadOp::create(builder, loc(range.Start), buf.memref,
+                                         ValueRange{});
+      return wrapRuntime(load, buf.dtype, /*isIndex=*/false);
+    }
+    error(range, "expected a scalar, but `" + buf.name + "` is a " +
+                     spelling(buf.scope) + " buffer");
+    return failure();
+  }
+  default:
+    error(range, "expected a scalar, got a `" + v.typeName() + "` (`" +
+                     v.repr() + "`)");
+    return failure();
+  }
+}
+
+FailureOr<mlir::Value> Elaborator::toIR(const Value &v, Type type,
+                                        SMRange range) {
+  Location l = loc(range.Start);
+  if (v.isNumber()) {
+    if (type.isIndex())
+      return v.is(Value::Float) ? FailureOr<mlir::Value>(failure())
+                                : FailureOr<mlir::Value>(constIndex(v.getInt()));
+    if (auto it = llvm::dyn_cast<IntegerType>(type)) {
+      if (v.is(Value::Float)) {
+        error(range, "cannot use the float `" + v.repr() +
+                         "` where an integer is expected");
+        return failure();
+      }
+      return arith::ConstantOp::create(builder, l, type,
+                                       builder.getIntegerAttr(type, v.getInt()))
+          .getResult();
+    }
+    if (auto ft = llvm::dyn_cast<FloatType>(type))
+      return arith::ConstantOp::create(builder, l, type,
+                                       builder.getFloatAttr(type, v.getFloat()))
+          .getResult();
+  }
+  FailureOr<Value> s = materialize(v, range);
+  if (failed(s))
+    return failure();
+  if (!s->is(Value::Runtime))
+    return toIR(*s, type, range);
+  mlir::Value x = s->getRuntime().value;
+  if (x.getType() == type)
+    return x;
+  if (type.isIndex()) {
+    if (!x.getType().isSignlessInteger()) {
+      error(range, "an index must be an integer, not `" +
+                       s->getRuntime().dtype.name() + "`");
+      return failure();
+    }
+    return arith::IndexCastOp::create(builder, l, type, x).getResult();
+  }
+  std::optional<DType> to = dtypeOf(type);
+  if (!to) {
+    error(range, "unsupported type conversion");
+    return failure();
+  }
+  FailureOr<Value> c = castTo(*s, *to, range);
+  if (failed(c))
+    return failure();
+  return toIR(*c, type, range);
+}
+
+FailureOr<mlir::Value> Elaborator::toIndex(const Value &v, SMRange range) {
+  if (v.is(Value::Float)) {
+    error(range, "index must be an integer, not the float `" + v.repr() + "`");
+    return failure();
+  }
+  return toIR(v, builder.getIndexType(), range);
+}
+
+FailureOr<Value> Elaborator::castTo(const Value &v, DType to, SMRange range) {
+  if (v.isNumber()) {
+    if (!traced) {
+      if (to.isFloat())
+        return Value::floating(v.getFloat());
+      if (to.isBool())
+        return Value::boolean(v.truthy());
+      return Value::integer(v.is(Value::Float) ? int64_t(v.getFloat())
+                                               : v.getInt());
+    }
+    FailureOr<mlir::Value> c =
+        toIR(to.isFloat() || !v.is(Value::Float) ? v
+             : Value::integer(int64_t(v.getFloat())),
+             irType(to), range);
+    if (failed(c))
+      return failure();
+    return wrapRuntime(*c, to, false);
+  }
+  FailureOr<Value> s = materialize(v, range);
+  if (failed(s))
+    return failure();
+  if (!s->is(Value::Runtime))
+    return castTo(*s, to, range);
+  RuntimeObject &r = s->getRuntime();
+  mlir::Value x = r.value;
+  Type target = irType(to);
+  Location l = loc(range.Start);
+  if (x.getType() == target)
+    return wrapRuntime(x, to, false);
+  DType from = r.dtype;
+  mlir::Value out;
+  if (x.getType().isIndex()) {
+    mlir::Value i64 = arith::IndexCastOp::create(builder, l, builder.getI64Type(), x);
+    return castTo(wrapRuntime(i64, DType::Int64, false), to, range);
+  }
+  if (to.isBool()) {
+    if (from.isFloat())
+      out = arith::CmpFOp::create(builder, l, arith::CmpFPredicate::UNE, x,
+                                  arith::ConstantOp::create(builder, l, x.getType(),
+                                      builder.getFloatAttr(x.getType(), 0.0)));
+    else
+      out = arith::CmpIOp::create(builder, l, arith::CmpIPredicate::ne, x,
+                                  arith::ConstantOp::create(builder, l, x.getType(),
+                                      builder.getIntegerAttr(x.getType(), 0)));
+  } else if (from.isFloat() && to.isFloat()) {
+    if (from.bits() < to.bits())
+      out = arith::ExtFOp::create(builder, l, target, x);
+    else if (from.bits() > to.bits() ||
+             (from.bits() == to.bits() && from != to)) {
+      if (from.bits() == to.bits()) // f16 <-> bf16: through f32
+        x = arith::ExtFOp::create(builder, l, builder.getF32Type(), x);
+      out = arith::TruncFOp::create(builder, l, target, x);
+    }
+  } else if (!from.isFloat() && to.isFloat()) {
+    if (from.isSigned())
+      out = arith::SIToFPOp::create(builder, l, target, x);
+    else
+      out = arith::UIToFPOp::create(builder, l, target, x);
+  } else if (from.isFloat() && !to.isFloat()) {
+    if (to.isSigned())
+      out = arith::FPToSIOp::create(builder, l, target, x);
+    else
+      out = arith::FPToUIOp::create(builder, l, target, x);
+  } else {
+    unsigned fb = x.getType().getIntOrFloatBitWidth(), tb = to.bits();
+    if (fb < tb)
+      out = (from.isSigned() ? (mlir::Value)arith::ExtSIOp::create(builder, l, target, x)
+                             : (mlir::Value)arith::ExtUIOp::create(builder, l, target, x));
+    else if (fb > tb)
+      out = arith::TruncIOp::create(builder, l, target, x);
+    else
+      out = x;
+  }
+  return wrapRuntime(out, to, false);
+}
+
+/// The common type two runtime operands are computed in.
+static DType promote(DType a, DType b) {
+  if (a.isFloat() || b.isFloat()) {
+    if (!a.isFloat())
+      return b;
+    if (!b.isFloat())
+      return a;
+    return a.bits() >= b.bits() ? a : b;
+  }
+  return a.bits() >= b.bits() ? a : b;
+}
+
+static std::optional<sema::Affine> affineOf(const Value &v) {
+  if (v.isIntLike()) {
+    sema::Affine a;
+    a.constant = v.getInt();
+    return a;
+  }
+  if (v.is(Value::Runtime) && v.getRuntime().affine)
+    return v.getRuntime().affine;
+  return std::nullopt;
+}
+
+static std::string hostOf(const Value &v) {
+  if (v.isIntLike())
+    return std::to_string(v.getInt());
+  if (v.is(Value::Runtime))
+    return v.getRuntime().hostExpr;
+  return "";
+}
+
+FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
+                                           const Value &rIn, SMRange range) {
+  FailureOr<Value> lm = materialize(lIn, range);
+  FailureOr<Value> rm = materialize(rIn, range);
+  if (failed(lm) || failed(rm))
+    return failure();
+  const Value &l = *lm, &r = *rm;
+  Location lc = loc(range.Start);
+  bool isCmp = op == BinaryOpLike::Eq || op == BinaryOpLike::Ne ||
+               op == BinaryOpLike::Lt || op == BinaryOpLike::Le ||
+               op == BinaryOpLike::Gt || op == BinaryOpLike::Ge;
+
+  // Operand types: a Python literal adopts its partner's type.
+  auto typeOf = [](const Value &v) -> std::optional<DType> {
+    if (v.is(Value::Runtime))
+      return v.getRuntime().dtype;
+    return std::nullopt;
+  };
+  std::optional<DType> lt = typeOf(l), rt = typeOf(r);
+  bool lIndex = l.is(Value::Runtime) && l.getRuntime().isIndex;
+  bool rIndex = r.is(Value::Runtime) && r.getRuntime().isIndex;
+  DType type = lt && rt ? promote(*lt, *rt) : lt ? *lt : *rt;
+  // An int runtime operand meeting a float literal computes in float32.
+  if (!type.isFloat() && ((l.is(Value::Float)) || r.is(Value::Float)))
+    type = DType::Float32;
+  bool useIndex = !type.isFloat() && (lIndex || rIndex) &&
+                  (!lt || lIndex || !lt->isBool()) &&
+                  (!rt || rIndex || !rt->isBool());
+  if (useIndex && ((lt && !lIndex) || (rt && !rIndex)))
+    useIndex = true; // mixing an int32 value into index math: index wins
+
+  // Affine folding for index arithmetic.
+  if (useIndex && (op == BinaryOpLike::Add || op == BinaryOpLike::Sub ||
+                   op == BinaryOpLike::Mul)) {
+    std::optional<sema::Affine> la = affineOf(l), ra = affineOf(r);
+    if (la && ra) {
+      std::optional<sema::Affine> res;
+      if (op != BinaryOpLike::Mul) {
+        sema::Affine a = *la;
+        int64_t sign = op == BinaryOpLike::Add ? 1 : -1;
+        for (auto &[k, c] : ra->terms)
+          a.terms[k] += sign * c;
+        a.constant += sign * ra->constant;
+        for (auto it = a.terms.begin(); it != a.terms.end();)
+          it = it->second == 0 ? a.terms.erase(it) : std::next(it);
+        res = a;
+      } else if (la->isConstant() || ra->isConstant()) {
+        const sema::Affine &var = la->isConstant() ? *ra : *la;
+        int64_t c = la->isConstant() ? la->constant : ra->constant;
+        sema::Affine a;
+        for (auto &[k, v] : var.terms)
+          if (v * c != 0)
+            a.terms[k] = v * c;
+        a.constant = var.constant * c;
+        res = a;
+      }
+      if (res && res->isConstant())
+        return Value::integer(res->constant);
+      if (res) {
+        Type idx = builder.getIndexType();
+        FailureOr<mlir::Value> a = toIR(l, idx, range), b = toIR(r, idx, range);
+        if (failed(a) || failed(b))
+          return failure();
+        mlir::Value out =
+            op == BinaryOpLike::Add ? (mlir::Value)arith::AddIOp::create(builder, lc, *a, *b)
+            : op == BinaryOpLike::Sub ? (mlir::Value)arith::SubIOp::create(builder, lc, *a, *b)
+                                      : (mlir::Value)arith::MulIOp::create(builder, lc, *a, *b);
+        Value w = wrapRuntime(out, DType::Int32, true);
+        w.getRuntime().affine = res;
+        std::string hl = hostOf(l), hr = hostOf(r);
+        if (!hl.empty() && !hr.empty())
+          w.getRuntime().hostExpr = "(" + hl + " " +
+                                    (op == BinaryOpLike::Add   ? "+"
+                                     : op == BinaryOpLike::Sub ? "-"
+                                                               : "*") +
+                                    " " + hr + ")";
+        return w;
+      }
+    }
+  }
+
+  Type ty = useIndex ? (Type)builder.getIndexType() : irType(type);
+  FailureOr<mlir::Value> a = toIR(l, ty, range), b = toIR(r, ty, range);
+  if (failed(a) || failed(b))
+    return failure();
+  bool isF = type.isFloat() && !useIndex;
+  bool isSigned = useIndex || type.isSigned();
+  mlir::Value out;
+  DType resultType = useIndex ? DType::Int32 : type;
+  switch (op) {
+  case BinaryOpLike::Add:
+    out = isF ? (mlir::Value)arith::AddFOp::create(builder, lc, *a, *b)
+              : (mlir::Value)arith::AddIOp::create(builder, lc, *a, *b);
+    break;
+  case BinaryOpLike::Sub:
+    out = isF ? (mlir::Value)arith::SubFOp::create(builder, lc, *a, *b)
+              : (mlir::Value)arith::SubIOp::create(builder, lc, *a, *b);
+    break;
+  case BinaryOpLike::Mul:
+    out = isF ? (mlir::Value)arith::MulFOp::create(builder, lc, *a, *b)
+              : (mlir::Value)arith::MulIOp::create(builder, lc, *a, *b);
+    break;
+  case BinaryOpLike::Div:
+    // TVM divides integers with truncation; floats divide exactly.
+    out = isF ? (mlir::Value)arith::DivFOp::create(builder, lc, *a, *b)
+          : isSigned ? (mlir::Value)arith::DivSIOp::create(builder, lc, *a, *b)
+                     : (mlir::Value)arith::DivUIOp::create(builder, lc, *a, *b);
+    break;
+  case BinaryOpLike::FloorDiv:
+    if (isF)
+      out = math::FloorOp::create(builder, lc,
+                                  arith::DivFOp::create(builder, lc, *a, *b));
+    else
+      out = isSigned ? (mlir::Value)arith::FloorDivSIOp::create(builder, lc, *a, *b)
+                     : (mlir::Value)arith::DivUIOp::create(builder, lc, *a, *b);
+    break;
+  case BinaryOpLike::Mod:
+    if (isF) {
+      mlir::Value q = math::FloorOp::create(builder, lc,
+                                            arith::DivFOp::create(builder, lc, *a, *b));
+      out = arith::SubFOp::create(builder, lc, *a,
+                                  arith::MulFOp::create(builder, lc, q, *b));
+    } else if (isSigned) {
+      mlir::Value q = arith::FloorDivSIOp::create(builder, lc, *a, *b);
+      out = arith::SubIOp::create(builder, lc, *a,
+                                  arith::MulIOp::create(builder, lc, q, *b));
+    } else {
+      out = arith::RemUIOp::create(builder, lc, *a, *b);
+    }
+    break;
+  case BinaryOpLike::Pow:
+    if (isF) {
+      out = math::PowFOp::create(builder, lc, *a, *b);
+    } else if (r.isIntLike() && r.getInt() >= 0 && r.getInt() <= 64) {
+      out = toIR(Value::integer(1), ty, range).value();
+      for (int64_t k = 0; k < r.getInt(); ++k)
+        out = arith::MulIOp::create(builder, lc, out, *a);
+    } else {
+      error(range, "integer `**` at run time needs a small constant exponent");
+      return failure();
+    }
+    break;
+  case BinaryOpLike::Max:
+    out = isF ? (mlir::Value)arith::MaxNumFOp::create(builder, lc, *a, *b)
+          : isSigned ? (mlir::Value)arith::MaxSIOp::create(builder, lc, *a, *b)
+                     : (mlir::Value)arith::MaxUIOp::create(builder, lc, *a, *b);
+    break;
+  case BinaryOpLike::Min:
+    out = isF ? (mlir::Value)arith::MinNumFOp::create(builder, lc, *a, *b)
+          : isSigned ? (mlir::Value)arith::MinSIOp::create(builder, lc, *a, *b)
+                     : (mlir::Value)arith::MinUIOp::create(builder, lc, *a, *b);
+    break;
+  case BinaryOpLike::And:
+  case BinaryOpLike::BitAnd:
+  case BinaryOpLike::Or:
+  case BinaryOpLike::BitOr:
+  case BinaryOpLike::BitXor:
+  case BinaryOpLike::LShift:
+  case BinaryOpLike::RShift:
+    if (isF) {
+      error(range, "bitwise and logical operators need integer or bool "
+                   "operands, not `" + type.name() + "`");
+      return failure();
+    }
+    if (op == BinaryOpLike::And || op == BinaryOpLike::BitAnd)
+      out = arith::AndIOp::create(builder, lc, *a, *b);
+    else if (op == BinaryOpLike::Or || op == BinaryOpLike::BitOr)
+      out = arith::OrIOp::create(builder, lc, *a, *b);
+    else if (op == BinaryOpLike::BitXor)
+      out = arith::XOrIOp::create(builder, lc, *a, *b);
+    else if (op == BinaryOpLike::LShift)
+      out = arith::ShLIOp::create(builder, lc, *a, *b);
+    else
+      out = isSigned ? (mlir::Value)arith::ShRSIOp::create(builder, lc, *a, *b)
+                     : (mlir::Value)arith::ShRUIOp::create(builder, lc, *a, *b);
+    break;
+  default: {
+    assert(isCmp);
+    if (isF) {
+      arith::CmpFPredicate p =
+          op == BinaryOpLike::Eq   ? arith::CmpFPredicate::OEQ
+          : op == BinaryOpLike::Ne ? arith::CmpFPredicate::UNE
+          : op == BinaryOpLike::Lt ? arith::CmpFPredicate::OLT
+          : op == BinaryOpLike::Le ? arith::CmpFPredicate::OLE
+          : op == BinaryOpLike::Gt ? arith::CmpFPredicate::OGT
+                                   : arith::CmpFPredicate::OGE;
+      out = arith::CmpFOp::create(builder, lc, p, *a, *b);
+    } else {
+      arith::CmpIPredicate p =
+          op == BinaryOpLike::Eq   ? arith::CmpIPredicate::eq
+          : op == BinaryOpLike::Ne ? arith::CmpIPredicate::ne
+          : op == BinaryOpLike::Lt ? (isSigned ? arith::CmpIPredicate::slt : arith::CmpIPredicate::ult)
+          : op == BinaryOpLike::Le ? (isSigned ? arith::CmpIPredicate::sle : arith::CmpIPredicate::ule)
+          : op == BinaryOpLike::Gt ? (isSigned ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::ugt)
+                                   : (isSigned ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge);
+      out = arith::CmpIOp::create(builder, lc, p, *a, *b);
+    }
+    return wrapRuntime(out, DType::Bool, false);
+  }
+  }
+  Value w = wrapRuntime(out, resultType, useIndex);
+  // Host expressions for grid sizes.
+  std::string hl = hostOf(l), hr = hostOf(r);
+  if (useIndex && !hl.empty() && !hr.empty()) {
+    if (op == BinaryOpLike::FloorDiv || op == BinaryOpLike::Div)
+      w.getRuntime().hostExpr = "(" + hl + " / " + hr + ")";
+    else if (op == BinaryOpLike::Mod)
+      w.getRuntime().hostExpr = "(" + hl + " % " + hr + ")";
+    else if (op == BinaryOpLike::Max || op == BinaryOpLike::Min)
+      w.getRuntime().hostExpr = std::string(op == BinaryOpLike::Max ? "std::max" : "std::min") +
+                                "<int64_t>(" + hl + ", " + hr + ")";
+  }
+  return w;
+}
+
+//===----------------------------------------------------------------------===//
+// Expression dispatch
+//===----------------------------------------------------------------------===//
+
+static BinaryOpLike runtimeOp(ast::BinOpKind k) {
+  switch (k) {
+  case ast::BinOpKind::Add: return BinaryOpLike::Add;
+  case ast::BinOpKind::Sub: return BinaryOpLike::Sub;
+  case ast::BinOpKind::Mul: return BinaryOpLike::Mul;
+  case ast::BinOpKind::Div: return BinaryOpLike::Div;
+  case ast::BinOpKind::FloorDiv: return BinaryOpLike::FloorDiv;
+  case ast::BinOpKind::Mod: return BinaryOpLike::Mod;
+  case ast::BinOpKind::Pow: return BinaryOpLike::Pow;
+  case ast::BinOpKind::LShift: return BinaryOpLike::LShift;
+  case ast::BinOpKind::RShift: return BinaryOpLike::RShift;
+  case ast::BinOpKind::BitOr: return BinaryOpLike::BitOr;
+  case ast::BinOpKind::BitXor: return BinaryOpLike::BitXor;
+  case ast::BinOpKind::BitAnd: return BinaryOpLike::BitAnd;
+  case ast::BinOpKind::MatMul: return BinaryOpLike::Mul; // rejected earlier
+  }
+  return BinaryOpLike::Add;
+}
+
+static sema::BinaryOp constOp(ast::BinOpKind k) {
+  switch (k) {
+  case ast::BinOpKind::Add: return sema::BinaryOp::Add;
+  case ast::BinOpKind::Sub: return sema::BinaryOp::Sub;
+  case ast::BinOpKind::Mul: return sema::BinaryOp::Mul;
+  case ast::BinOpKind::MatMul: return sema::BinaryOp::MatMul;
+  case ast::BinOpKind::Div: return sema::BinaryOp::Div;
+  case ast::BinOpKind::FloorDiv: return sema::BinaryOp::FloorDiv;
+  case ast::BinOpKind::Mod: return sema::BinaryOp::Mod;
+  case ast::BinOpKind::Pow: return sema::BinaryOp::Pow;
+  case ast::BinOpKind::LShift: return sema::BinaryOp::LShift;
+  case ast::BinOpKind::RShift: return sema::BinaryOp::RShift;
+  case ast::BinOpKind::BitOr: return sema::BinaryOp::BitOr;
+  case ast::BinOpKind::BitXor: return sema::BinaryOp::BitXor;
+  case ast::BinOpKind::BitAnd: return sema::BinaryOp::BitAnd;
+  }
+  return sema::BinaryOp::Add;
+}
+
+FailureOr<Value> Elaborator::evalBinary(ast::BinOpKind op, const Value &l,
+                                        const Value &r, SMRange range) {
+  if (l.isConstant() && r.isConstant() && !l.is(Value::Symbol) &&
+      !r.is(Value::Symbol)) {
+    sema::FoldResult res = sema::foldBinary(constOp(op), l, r);
+    if (!res.value) {
+      error(range, res.error);
+      return failure();
+    }
+    return *res.value;
+  }
+  if (op == ast::BinOpKind::MatMul) {
+    error(range, "`@` is not defined on buffers; use T.gemm");
+    return failure();
+  }
+  if (!traced && (l.is(Value::Symbol) || r.is(Value::Symbol))) {
+    // Symbolic shape arithmetic outside a kernel is kept for later.
+    error(range, "arithmetic on the runtime dimension must happen inside "
+                 "the @T.prim_func");
+    return failure();
+  }
+  return runtimeBinary(runtimeOp(op), l, r, range);
+}
+
+FailureOr<Value> Elaborator::eval(const ast::Expr &e, Frame &frame) {
+  using K = ast::Expr::Kind;
+  switch (e.getKind()) {
+  case K::Name:
+    return evalName(llvm::cast<ast::NameExpr>(e), frame);
+  case K::Int: {
+    std::optional<int64_t> v = llvm::cast<ast::IntExpr>(e).getInt64();
+    if (!v) {
+      error(e.getRange(), "integer literal does not fit in 64 bits");
+      return failure();
+    }
+    return Value::integer(*v);
+  }
+  case K::Float:
+    return Value::floating(llvm::cast<ast::FloatExpr>(e).getValue());
+  case K::String:
+    return Value::string(llvm::cast<ast::StringExpr>(e).getValue().str());
+  case K::Bool:
+    return Value::boolean(llvm::cast<ast::BoolExpr>(e).getValue());
+  case K::None:
+    return Value::none();
+  case K::Attribute:
+    return evalAttribute(llvm::cast<ast::AttributeExpr>(e), frame);
+  case K::Call:
+    return evalCall(llvm::cast<ast::CallExpr>(e), frame);
+  case K::Subscript:
+    return evalSubscript(llvm::cast<ast::SubscriptExpr>(e), frame);
+  case K::Slice:
+    error(e.getRange(), "a slice is only allowed inside `[...]`");
+    return failure();
+  case K::Tuple:
+  case K::List: {
+    llvm::ArrayRef<ast::ExprPtr> elts =
+        e.getKind() == K::Tuple ? llvm::cast<ast::TupleExpr>(e).getElts()
+                                : llvm::cast<ast::ListExpr>(e).getElts();
+    std::vector<Value> out;
+    for (const ast::ExprPtr &x : elts) {
+      if (auto *star = llvm::dyn_cast<ast::StarredExpr>(x.get())) {
+        FailureOr<Value> v = eval(*star->getValue(), frame);
+        if (failed(v))
+          return failure();
+        if (!v->isSequence()) {
+          error(x->getRange(), "cannot unpack a `" + v->typeName() + "`");
+          return failure();
+        }
+        out.insert(out.end(), v->getElements().begin(), v->getElements().end());
+        continue;
+      }
+      FailureOr<Value> v = eval(*x, frame);
+      if (failed(v))
+        return failure();
+      out.push_back(*v);
+    }
+    return e.getKind() == K::Tuple ? Value::tuple(std::move(out))
+                                   : Value::list(std::move(out));
+  }
+  case K::Dict: {
+    auto &d = llvm::cast<ast::DictExpr>(e);
+    std::vector<std::pair<Value, Value>> items;
+    for (size_t k = 0; k < d.getKeys().size(); ++k) {
+      FailureOr<Value> key = eval(*d.getKeys()[k], frame);
+      FailureOr<Value> val = eval(*d.getValues()[k], frame);
+      if (failed(key) || failed(val))
+        return failure();
+      bool replaced = false;
+      for (auto &kv : items)
+        if (kv.first == *key) {
+          kv.second = *val;
+          replaced = true;
+        }
+      if (!replaced)
+        items.push_back({*key, *val});
+    }
+    return Value::dict(std::move(items));
+  }
+  case K::BinOp: {
+    auto &b = llvm::cast<ast::BinOpExpr>(e);
+    FailureOr<Value> l = eval(*b.getLHS(), frame);
+    if (failed(l))
+      return failure();
+    FailureOr<Value> r = eval(*b.getRHS(), frame);
+    if (failed(r))
+      return failure();
+    return evalBinary(b.getOp(), *l, *r, b.getRange());
+  }
+  case K::UnaryOp:
+    return evalUnary(llvm::cast<ast::UnaryOpExpr>(e), frame);
+  case K::BoolOp:
+    return evalBoolOp(llvm::cast<ast::BoolOpExpr>(e), frame);
+  case K::Compare:
+    return evalCompare(llvm::cast<ast::CompareExpr>(e), frame);
+  case K::IfExp:
+    return evalIfExp(llvm::cast<ast::IfExpExpr>(e), frame);
+  case K::Lambda: {
+    auto fn = std::make_shared<sema::FunctionObject>();
+    fn->lambda = &llvm::cast<ast::LambdaExpr>(e);
+    fn->closure = frame.scope;
+    return Value::function(fn);
+  }
+  case K::Starred:
+    error(e.getRange(), "`*` unpacking is only allowed in calls and displays");
+    return failure();
+  }
+  return failure();
+}
+
+/// Names every Python program has without an import.
+static bool isPythonBuiltin(StringRef n) {
+  return llvm::is_contained(
+      {"range", "min", "max", "abs", "len", "int", "float", "bool", "str",
+       "tuple", "list", "dict", "sum", "enumerate", "zip", "round", "print",
+       "isinstance", "any", "all", "reversed", "sorted", "pow", "divmod"},
+      n);
+}
+
+FailureOr<Value> Elaborator::evalName(const ast::NameExpr &e, Frame &frame) {
+  StringRef name = e.getName();
+  if (Binding *b = frame.scope->lookup(name)) {
+    if (!b->poison.empty()) {
+      error(e.getRange(), b->poison);
+      if (b->loc.isValid())
+        note(b->loc, "defined here");
+      return failure();
+    }
+    return b->value;
+  }
+  if (isPythonBuiltin(name))
+    return Value::builtin(("py." + name).str());
+  // Suggest a close name from the visible scopes.
+  std::string best;
+  unsigned bestDist = 3;
+  std::vector<std::string> candidates;
+  for (Scope *s = frame.scope.get(); s;) {
+    for (auto &entry : s->getVars())
+      candidates.push_back(entry.getKey().str());
+    Binding *dummy = nullptr;
+    (void)dummy;
+    break; // parent scopes are not reachable from here without API; good enough
+  }
+  for (const std::string &c : candidates) {
+    unsigned d = StringRef(c).edit_distance(name, true, bestDist);
+    if (d < bestDist) {
+      bestDist = d;
+      best = c;
+    }
+  }
+  error(e.getRange(), "name `" + name + "` is not defined" +
+                          (best.empty() ? "" : "; did you mean `" + best + "`?"));
+  return failure();
+}
+
+FailureOr<Value> Elaborator::evalUnary(const ast::UnaryOpExpr &e,
+                                       Frame &frame) {
+  FailureOr<Value> v = eval(*e.getOperand(), frame);
+  if (failed(v))
+    return failure();
+  sema::UnaryOp op = e.getOp() == ast::UnaryOpKind::Neg      ? sema::UnaryOp::Neg
+                     : e.getOp() == ast::UnaryOpKind::Pos    ? sema::UnaryOp::Pos
+                     : e.getOp() == ast::UnaryOpKind::Invert ? sema::UnaryOp::Invert
+                                                             : sema::UnaryOp::Not;
+  if (v->isConstant() && !v->is(Value::Symbol)) {
+    sema::FoldResult r = sema::foldUnary(op, *v);
+    if (!r.value) {
+      error(e.getRange(), r.error);
+      return failure();
+    }
+    return *r.value;
+  }
+  FailureOr<Value> s = materialize(*v, e.getRange());
+  if (failed(s))
+    return failure();
+  switch (op) {
+  case sema::UnaryOp::Pos:
+    return *s;
+  case sema::UnaryOp::Neg: {
+    RuntimeObject &r = s->getRuntime();
+    if (r.dtype.isFloat() && !r.isIndex)
+      return wrapRuntime(arith::NegFOp::create(builder, loc(e.getLoc()), r.value),
+                         r.dtype, false);
+    return runtimeBinary(BinaryOpLike::Sub, Value::integer(0), *s, e.getRange());
+  }
+  case sema::UnaryOp::Not: {
+    FailureOr<Value> b = castTo(*s, DType::Bool, e.getRange());
+    if (failed(b))
+      return failure();
+    return runtimeBinary(BinaryOpLike::BitXor, *b,
+                         wrapRuntime(arith::ConstantOp::create(
+                                         builder, loc(e.getLoc()),
+                                         builder.getI1Type(),
+                                         builder.getBoolAttr(true)),
+                                     DType::Bool, false),
+                         e.getRange());
+  }
+  case sema::UnaryOp::Invert:
+    return runtimeBinary(BinaryOpLike::BitXor, *s, Value::integer(-1),
+                         e.getRange());
+  }
+  return failure();
+}
+
+FailureOr<Value> Elaborator::evalBoolOp(const ast::BoolOpExpr &e,
+                                        Frame &frame) {
+  bool isAnd = e.getOp() == ast::BoolOpKind::And;
+  Value acc;
+  bool runtime = false;
+  for (const ast::ExprPtr &x : e.getValues()) {
+    FailureOr<Value> v = eval(*x, frame);
+    if (failed(v))
+      return failure();
+    if (!runtime && v->isConstant()) {
+      // Python: `and` returns the first falsy operand, `or` the first truthy.
+      acc = *v;
+      if (isAnd ? !v->truthy() : v->truthy())
+        return acc;
+      continue;
+    }
+    FailureOr<Value> b = castTo(*v, DType::Bool, x->getRange());
+    if (failed(b))
+      return failure();
+    if (!runtime) {
+      runtime = true;
+      acc = *b;
+      continue;
+    }
+    FailureOr<Value> r = runtimeBinary(isAnd ? BinaryOpLike::And : BinaryOpLike::Or,
+                                       acc, *b, e.getRange());
+    if (failed(r))
+      return failure();
+    acc = *r;
+  }
+  return acc;
+}
+
+FailureOr<Value> Elaborator::evalCompare(const ast::CompareExpr &e,
+                                         Frame &frame) {
+  FailureOr<Value> left = eval(*e.getLeft(), frame);
+  if (failed(left))
+    return failure();
+  Value lhs = *left;
+  std::optional<Value> acc;
+  for (size_t k = 0; k < e.getOps().size(); ++k) {
+    FailureOr<Value> right = eval(*e.getComparators()[k], frame);
+    if (failed(right))
+      return failure();
+    ast::CmpOpKind op = e.getOps()[k];
+    Value result;
+    if (lhs.isConstant() && right->isConstant() && !lhs.is(Value::Symbol) &&
+        !right->is(Value::Symbol)) {
+      sema::BinaryOp cop;
+      switch (op) {
+      case ast::CmpOpKind::Eq: cop = sema::BinaryOp::Eq; break;
+      case ast::CmpOpKind::NotEq: cop = sema::BinaryOp::Ne; break;
+      case ast::CmpOpKind::Lt: cop = sema::BinaryOp::Lt; break;
+      case ast::CmpOpKind::LtE: cop = sema::BinaryOp::Le; break;
+      case ast::CmpOpKind::Gt: cop = sema::BinaryOp::Gt; break;
+      case ast::CmpOpKind::GtE: cop = sema::BinaryOp::Ge; break;
+      case ast::CmpOpKind::Is: cop = sema::BinaryOp::Is; break;
+      case ast::CmpOpKind::IsNot: cop = sema::BinaryOp::IsNot; break;
+      case ast::CmpOpKind::In: cop = sema::BinaryOp::In; break;
+      case ast::CmpOpKind::NotIn: cop = sema::BinaryOp::NotIn; break;
+      }
+      sema::FoldResult r = sema::foldBinary(cop, lhs, *right);
+      if (!r.value) {
+        error(e.getRange(), r.error);
+        return failure();
+      }
+      result = *r.value;
+      if (!result.truthy() && !acc)
+        return result; // chained comparison short-circuits
+    } else {
+      BinaryOpLike rop;
+      switch (op) {
+      case ast::CmpOpKind::Eq: rop = BinaryOpLike::Eq; break;
+      case ast::CmpOpKind::NotEq: rop = BinaryOpLike::Ne; break;
+      case ast::CmpOpKind::Lt: rop = BinaryOpLike::Lt; break;
+      case ast::CmpOpKind::LtE: rop = BinaryOpLike::Le; break;
+      case ast::CmpOpKind::Gt: rop = BinaryOpLike::Gt; break;
+      case ast::CmpOpKind::GtE: rop = BinaryOpLike::Ge; break;
+      default:
+        error(e.getOpRanges()[k], "`" + ast::getSpelling(op) +
+                                      "` needs compile-time operands");
+        return failure();
+      }
+      FailureOr<Value> r = runtimeBinary(rop, lhs, *right, e.getRange());
+      if (failed(r))
+        return failure();
+      result = *r;
+    }
+    if (!acc) {
+      acc = result;
+    } else if (acc->isConstant() && result.isConstant()) {
+      acc = Value::boolean(acc->truthy() && result.truthy());
+    } else if (acc->isConstant()) {
+      if (!acc->truthy())
+        return *acc;
+      acc = result;
+    } else if (result.isConstant()) {
+      if (!result.truthy())
+        return result;
+    } else {
+      FailureOr<Value> r = runtimeBinary(BinaryOpLike::And, *acc, result, e.getRange());
+      if (failed(r))
+        return failure();
+      acc = *r;
+    }
+    lhs = *right;
+  }
+  return *acc;
+}
+
+FailureOr<Value> Elaborator::evalIfExp(const ast::IfExpExpr &e, Frame &frame) {
+  FailureOr<Value> c = eval(*e.getTest(), frame);
+  if (failed(c))
+    return failure();
+  if (c->isConstant())
+    return eval(c->truthy() ? *e.getBody() : *e.getOrElse(), frame);
+  // A runtime condition selects between two evaluated values.
+  FailureOr<Value> a = eval(*e.getBody(), frame);
+  FailureOr<Value> b = eval(*e.getOrElse(), frame);
+  if (failed(a) || failed(b))
+    return failure();
+  CallArgs args;
+  args.callee = "T.if_then_else";
+  args.range = e.getRange();
+  args.positional = {Arg{*c, e.getTest()->getRange()},
+                     Arg{*a, e.getBody()->getRange()},
+                     Arg{*b, e.getOrElse()->getRange()}};
+  return callBuiltin("T.if_then_else", args);
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes, subscripts, calls
+//===----------------------------------------------------------------------===//
+
+FailureOr<Value> Elaborator::evalAttribute(const ast::AttributeExpr &e,
+                                           Frame &frame) {
+  FailureOr<Value> base = eval(*e.getValue(), frame);
+  if (failed(base))
+    return failure();
+  StringRef attr = e.getAttr();
+  if (base->is(Value::Builtin)) {
+    std::string q = base->getBuiltin() + "." + attr.str();
+    if (q == "tilelang.language")
+      return Value::builtin("T");
+    if (base->getBuiltin() == "T.GemmWarpPolicy") {
+      if (attr == "Square" || attr == "FullRow" || attr == "FullCol")
+        return Value::enumMember("T.GemmWarpPolicy", attr.str());
+      error(e.getAttrRange(), "`T.GemmWarpPolicy` has no member `" + attr +
+                                  "` (expected Square, FullRow or FullCol)");
+      return failure();
+    }
+    if (base->getBuiltin() == "T") {
+      if (std::optional<DType> dt = DType::parse(attr))
+        return Value::dtype(*dt);
+      if (attr == "float8_e4m3fn" || attr == "float8_e4m3")
+        return Value::dtype(DType::Float8E4M3);
+    }
+    if (base->getBuiltin() == "math") {
+      if (attr == "pi")
+        return Value::floating(3.14159265358979323846);
+      if (attr == "e")
+        return Value::floating(2.71828182845904523536);
+      if (attr == "inf")
+        return Value::floating(std::numeric_limits<double>::infinity());
+    }
+    return Value::builtin(q);
+  }
+  if (base->is(Value::Buffer)) {
+    BufferObject &b = base->getBuffer();
+    if (attr == "shape")
+      return Value::tuple(b.shape);
+    if (attr == "dtype")
+      return Value::dtype(b.dtype);
+    error(e.getAttrRange(), "buffer `" + b.name + "` has no attribute `" +
+                                attr + "` (expected shape or dtype)");
+    return failure();
+  }
+  if (base->is(Value::Runtime) && attr == "dtype")
+    return Value::dtype(base->getRuntime().dtype);
+  if (base->is(Value::DTypeV) && attr == "bits")
+    return Value::integer(base->getDType().bits());
+  error(e.getAttrRange(), "`" + base->typeName() + "` has no attribute `" +
+                              attr + "`");
+  return failure();
+}
+
+FailureOr<Value> Elaborator::evalSubscript(const ast::SubscriptExpr &e,
+                                           Frame &frame) {
+  FailureOr<Value> base = eval(*e.getValue(), frame);
+  if (failed(base))
+    return failure();
+  std::vector<Value> indices;
+  for (const ast::ExprPtr &ix : e.getIndices()) {
+    if (auto *sl = llvm::dyn_cast<ast::SliceExpr>(ix.get())) {
+      std::optional<Value> parts[3];
+      const ast::Expr *exprs[3] = {sl->getLower(), sl->getUpper(), sl->getStep()};
+      for (int k = 0; k < 3; ++k) {
+        if (!exprs[k])
+          continue;
+        FailureOr<Value> v = eval(*exprs[k], frame);
+        if (failed(v))
+          return failure();
+        parts[k] = *v;
+      }
+      indices.push_back(Value::slice(parts[0], parts[1], parts[2]));
+      continue;
+    }
+    FailureOr<Value> v = eval(*ix, frame);
+    if (failed(v))
+      return failure();
+    indices.push_back(*v);
+  }
+
+  if (base->is(Value::Buffer)) {
+    BufferObject &buf = base->getBuffer();
+    if (indices.size() > buf.shape.size()) {
+      error(e.getRange(), "too many indices for `" + buf.name + "`: it has " +
+                              Twine(buf.shape.size()) + " dimension" +
+                              (buf.shape.size() == 1 ? "" : "s") + ", got " +
+                              Twine(indices.size()));
+      note(buf.loc, "`" + buf.name + "` declared here");
+      return failure();
+    }
+    for (size_t k = 0; k < indices.size(); ++k) {
+      Value &ix = indices[k];
+      if (ix.is(Value::Slice))
+        continue;
+      if (ix.is(Value::Float) || ix.is(Value::Str) || ix.isSequence()) {
+        error(e.getIndices()[k]->getRange(),
+              "buffer index must be an integer, not a `" + ix.typeName() + "`");
+        return failure();
+      }
+      if (!ix.isIntLike()) {
+        FailureOr<Value> s = materialize(ix, e.getIndices()[k]->getRange());
+        if (failed(s))
+          return failure();
+        ix = *s;
+      }
+      if (ix.isIntLike()) {
+        std::optional<int64_t> dim = buf.staticDim(k);
+        if (ix.getInt() < 0 || (dim && ix.getInt() >= *dim &&
+                                buf.scope != MemScope::Global)) {
+          error(e.getIndices()[k]->getRange(),
+                "index " + Twine(ix.getInt()) + " is out of bounds for "
+                "dimension " + Twine(k) + " of `" + buf.name + "`" +
+                (dim ? " (extent " + Twine(*dim) + ")" : Twine("")));
+          note(buf.loc, "`" + buf.name + "` declared here");
+          return failure();
+        }
+      }
+    }
+    auto sub = std::make_shared<sema::SubscriptObject>();
+    sub->base = *base;
+    sub->indices = std::move(indices);
+    sub->loc = e.getLoc();
+    return Value::subscript(sub);
+  }
+
+  // Compile-time sequences and dicts.
+  if (indices.size() != 1) {
+    error(e.getRange(), "`" + base->typeName() + "` takes a single index");
+    return failure();
+  }
+  const Value &ix = indices[0];
+  if (base->is(Value::Dict)) {
+    for (const auto &kv : base->getItems())
+      if (kv.first == ix)
+        return kv.second;
+    error(e.getIndices()[0]->getRange(), "key " + ix.repr() + " is not in the dict");
+    return failure();
+  }
+  if (base->isSequence() || base->is(Value::Str)) {
+    int64_t n = base->is(Value::Str) ? base->getStr().size()
+                                     : base->getElements().size();
+    auto at = [&](int64_t i) {
+      return base->is(Value::Str)
+                 ? Value::string(std::string(1, base->getStr()[i]))
+                 : base->getElements()[i];
+    };
+    if (ix.is(Value::Slice)) {
+      const auto &p = ix.getSliceParts();
+      for (const auto &part : p)
+        if (part && !part->isIntLike() && !part->isNone()) {
+          error(e.getIndices()[0]->getRange(), "slice bounds must be integers");
+          return failure();
+        }
+      int64_t step = p[2] && p[2]->isIntLike() ? p[2]->getInt() : 1;
+      if (step == 0) {
+        error(e.getIndices()[0]->getRange(), "slice step cannot be zero");
+        return failure();
+      }
+      auto norm = [&](const std::optional<Value> &v, int64_t dflt) {
+        if (!v || v->isNone())
+          return dflt;
+        int64_t x = v->getInt();
+        if (x < 0)
+          x += n;
+        return std::clamp<int64_t>(x, step > 0 ? 0 : -1, step > 0 ? n : n - 1);
+      };
+      int64_t lo = norm(p[0], step > 0 ? 0 : n - 1);
+      int64_t hi = norm(p[1], step > 0 ? n : -1);
+      std::vector<Value> out;
+      for (int64_t i = lo; step > 0 ? i < hi : i > hi; i += step)
+        out.push_back(at(i));
+      if (base->is(Value::Str)) {
+        std::string s;
+        for (const Value &c : out)
+          s += c.getStr();
+        return Value::string(s);
+      }
+      return base->is(Value::Tuple) ? Value::tuple(out) : Value::list(out);
+    }
+    if (!ix.isIntLike()) {
+      error(e.getIndices()[0]->getRange(),
+            "`" + base->typeName() + "` indices must be integers, not `" +
+                ix.typeName() + "`");
+      return failure();
+    }
+    int64_t i = ix.getInt() < 0 ? ix.getInt() + n : ix.getInt();
+    if (i < 0 || i >= n) {
+      error(e.getIndices()[0]->getRange(),
+            "`" + base->typeName() + "` index " + Twine(ix.getInt()) +
+                " is out of range (length " + Twine(n) + ")");
+      return failure();
+    }
+    return at(i);
+  }
+  error(e.getValue()->getRange(),
+        "`" + base->typeName() + "` is not subscriptable");
+  return failure();
+}
+
+FailureOr<CallArgs> Elaborator::evalCallArgs(const ast::CallExpr &e,
+                                             Frame &frame) {
+  CallArgs args;
+  args.range = e.getRange();
+  for (const ast::ExprPtr &a : e.getArgs()) {
+    if (auto *star = llvm::dyn_cast<ast::StarredExpr>(a.get())) {
+      FailureOr<Value> v = eval(*star->getValue(), frame);
+      if (failed(v))
+        return failure();
+      if (!v->isSequence()) {
+        error(a->getRange(), "`*` needs a tuple or list, not a `" +
+                                 v->typeName() + "`");
+        return failure();
+      }
+      for (const Value &x : v->getElements())
+        args.positional.push_back(Arg{x, a->getRange()});
+      continue;
+    }
+    FailureOr<Value> v = eval(*a, frame);
+    if (failed(v))
+      return failure();
+    args.positional.push_back(Arg{*v, a->getRange()});
+  }
+  for (const ast::Keyword &kw : e.getKeywords()) {
+    FailureOr<Value> v = eval(*kw.value, frame);
+    if (failed(v))
+      return failure();
+    if (kw.isDoubleStar()) {
+      if (!v->is(Value::Dict)) {
+        error(kw.range, "`**` needs a dict, not a `" + v->typeName() + "`");
+        return failure();
+      }
+      for (const auto &[k, x] : v->getItems()) {
+        if (!k.is(Value::Str)) {
+          error(kw.range, "keywords must be strings");
+          return failure();
+        }
+        args.keywords.push_back({k.getStr(), Arg{x, kw.range}});
+      }
+      continue;
+    }
+    for (const auto &existing : args.keywords)
+      if (existing.first == kw.name) {
+        error(kw.nameRange, "keyword argument `" + kw.name + "` repeated");
+        return failure();
+      }
+    args.keywords.push_back({kw.name.str(), Arg{*v, kw.range}});
+  }
+  return args;
+}
+
+FailureOr<Value> Elaborator::evalCall(const ast::CallExpr &e, Frame &frame) {
+  const ast::Expr *callee = e.getCallee();
+  // Methods on values: `x.astype("float32")`, `d.items()`.
+  if (auto *attr = llvm::dyn_cast<ast::AttributeExpr>(callee)) {
+    FailureOr<Value> self = eval(*attr->getValue(), frame);
+    if (failed(self))
+      return failure();
+    if (!self->is(Value::Builtin)) {
+      FailureOr<CallArgs> args = evalCallArgs(e, frame);
+      if (failed(args))
+        return failure();
+      args->callee = "." + attr->getAttr().str();
+      StringRef m = attr->getAttr();
+      if (m == "astype") {
+        if (args->positional.size() != 1) {
+          error(e.getRange(), "`astype` takes one dtype");
+          return failure();
+        }
+        FailureOr<DType> dt = requireDType(args->positional[0]);
+        if (failed(dt))
+          return failure();
+        return castTo(*self, *dt, e.getRange());
+      }
+      if (self->is(Value::Dict) && (m == "items" || m == "keys" || m == "values")) {
+        std::vector<Value> out;
+        for (const auto &kv : self->getItems())
+          out.push_back(m == "items"  ? Value::tuple({kv.first, kv.second})
+                        : m == "keys" ? kv.first
+                                      : kv.second);
+        return Value::list(out);
+      }
+      if (self->is(Value::Dict) && m == "get" && !args->positional.empty()) {
+        for (const auto &kv : self->getItems())
+          if (kv.first == args->positional[0].value)
+            return kv.second;
+        return args->positional.size() > 1 ? args->positional[1].value
+                                           : Value::none();
+      }
+      if (self->is(Value::Str) && m == "format") {
+        error(e.getRange(), "`str.format` is not supported in .tile files");
+        return failure();
+      }
+      error(attr->getAttrRange(), "`" + self->typeName() +
+                                      "` has no method `" + m + "`");
+      return failure();
+    }
+  }
+  FailureOr<Value> fn = eval(*callee, frame);
+  if (failed(fn))
+    return failure();
+  FailureOr<CallArgs> args = evalCallArgs(e, frame);
+  if (failed(args))
+    return failure();
+  if (fn->is(Value::Builtin)) {
+    args->callee = fn->getBuiltin();
+    if (StringRef(args->callee).starts_with("py."))
+      args->callee = args->callee.substr(3);
+  } else if (fn->is(Value::Function) && fn->getFunction().def) {
+    args->callee = fn->getFunction().def->getName().str();
+  } else {
+    args->callee = fn->repr();
+  }
+  return callValue(*fn, *args);
+}
+
+FailureOr<Value> Elaborator::callValue(const Value &callee, CallArgs &args) {
+  if (callee.is(Value::Function))
+    return callFunction(callee.getFunction(), args);
+  if (callee.is(Value::Builtin))
+    return callBuiltin(callee.getBuiltin(), args);
+  if (callee.is(Value::DTypeV)) {
+    // `T.float32(x)`: a typed constant or a cast.
+    if (args.positional.size() != 1) {
+      error(args.range, "`" + callee.repr() + "(...)` takes one value");
+      return failure();
+    }
+    return castTo(args.positional[0].value, callee.getDType(), args.range);
+  }
+  error(args.range, "a `" + callee.typeName() + "` is not callable");
+  return failure();
+}
+
+} // namespace tilec::mlirgen
