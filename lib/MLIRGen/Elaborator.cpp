@@ -24,6 +24,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/WithColor.h"
 
 using namespace mlir;
 using llvm::SMLoc;
@@ -81,7 +82,12 @@ Elaborator::Elaborator(const ast::Module &astModule, MLIRContext &context,
 
 void Elaborator::error(SMLoc l, const Twine &msg) {
   hadError = true;
-  diag.error(l, msg);
+  if (l.isValid()) {
+    diag.error(l, msg);
+    return;
+  }
+  // Problems of the command line (-D, --instances) have no source position.
+  llvm::WithColor::error(llvm::errs(), "tilec") << msg << "\n";
 }
 void Elaborator::error(SMRange r, const Twine &msg) {
   hadError = true;
@@ -157,7 +163,10 @@ OwningOpRef<ModuleOp> Elaborator::run() {
       factories.push_back({def, std::make_shared<sema::FunctionObject>(fn)});
   }
 
-  if (factories.empty() && tracedFuncs.empty()) {
+  bool hasBareKernel = llvm::any_of(module.getOps<func::FuncOp>(), [](func::FuncOp f) {
+    return f->hasAttr(tile::TileDialect::getKernelFuncAttrName());
+  });
+  if (factories.empty() && !hasBareKernel) {
     diag.error(SMLoc::getFromPointer(
                    diag.getSourceMgr()
                        .getMemoryBuffer(diag.getSourceMgr().getMainFileID())
@@ -178,7 +187,7 @@ OwningOpRef<ModuleOp> Elaborator::run() {
       for (const auto &f : factories)
         for (const ast::Param &p : f.first->getParams())
           known += (known.empty() ? "`" : ", `") + p.name.str() + "`";
-      diag.error(SMLoc(), "-D " + name +
+      error(SMLoc(), "-D " + name +
                               " does not name a parameter of any kernel "
                               "factory in this file" +
                               (known.empty() ? "" : " (parameters: " + known + ")"));
@@ -205,7 +214,7 @@ OwningOpRef<ModuleOp> Elaborator::run() {
           return nullptr;
       }
       if (!any) {
-        diag.error(SMLoc(), "--instances names factory `" + spec.factory +
+        error(SMLoc(), "--instances names factory `" + spec.factory +
                                 "`, which this file does not define");
         return nullptr;
       }
@@ -225,6 +234,14 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
                         std::shared_ptr<sema::FunctionObject> fn,
                         const InstanceSpec &spec, StringRef name) {
   instanceName = name.str();
+  for (const auto &[k, v] : spec.params)
+    if (!llvm::any_of(factory.getParams(),
+                      [&](const ast::Param &p) { return p.name == k; })) {
+      error(SMLoc(), "--instances: instance `" + name + "` sets `" + k +
+                         "`, which is not a parameter of kernel factory `" +
+                         factory.getName() + "`");
+      return failure();
+    }
   CallArgs args;
   args.callee = factory.getName().str();
   args.range = factory.getNameRange();
@@ -241,8 +258,16 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
           {p.name.str(), Arg{sema::parseDefineValue(*text), p.nameRange}});
       continue;
     }
-    if (p.defaultValue)
+    if (p.defaultValue) {
+      // Evaluated here (in the defining scope, as Python does) so that the
+      // instance records every parameter's value.
+      Frame defFrame{fn->closure, Value(), factory.getName()};
+      FailureOr<Value> d = eval(*p.defaultValue, defFrame);
+      if (failed(d))
+        return failure();
+      args.keywords.push_back({p.name.str(), Arg{*d, p.nameRange}});
       continue;
+    }
     // An autotune factory without a value takes the first configuration.
     if (fn->isAutotune && fn->autotuneConfigs &&
         fn->autotuneConfigs->isSequence() &&
@@ -295,9 +320,15 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
   // Record the binding of every factory parameter: the metadata reports it
   // and tuning caches key on it.
   SmallVector<NamedAttribute> params;
-  for (const auto &kw : args.keywords)
-    params.push_back(builder.getNamedAttr(
-        kw.first, builder.getStringAttr(kw.second.value.repr())));
+  for (const auto &kw : args.keywords) {
+    const Value &v = kw.second.value;
+    Attribute a = v.is(Value::Bool)    ? (Attribute)builder.getBoolAttr(v.getBool())
+                  : v.is(Value::Int)   ? (Attribute)builder.getI64IntegerAttr(v.getInt())
+                  : v.is(Value::Float) ? (Attribute)builder.getF64FloatAttr(v.getFloat())
+                  : v.is(Value::Str)   ? (Attribute)builder.getStringAttr(v.getStr())
+                                       : (Attribute)builder.getStringAttr(v.repr());
+    params.push_back(builder.getNamedAttr(kw.first, a));
+  }
   func->setAttr("tile.params", builder.getDictionaryAttr(params));
   tracedFuncs.erase(it);
   // prim_funcs defined but not returned are not kernels of this instance.
@@ -1229,7 +1260,16 @@ std::string parseInstancesJSON(StringRef text, std::vector<InstanceSpec> &out) {
       if (auto n = obj->getString("name"))
         spec.name = n->str();
     }
+    if (params == obj) {
+      // In the flat form, "name" and "factory" keep their meaning too.
+      if (auto f = obj->getString("factory"))
+        spec.factory = f->str();
+      if (auto n = obj->getString("name"))
+        spec.name = n->str();
+    }
     for (const auto &kv : *params) {
+      if (params == obj && (kv.first == "name" || kv.first == "factory"))
+        continue;
       std::optional<std::string> lit = literal(kv.second);
       if (!lit)
         return "instance " + std::to_string(k) + ": value of `" +

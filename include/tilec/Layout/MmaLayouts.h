@@ -1,0 +1,142 @@
+//===- MmaLayouts.h - Tensor-core fragment layouts --------------*- C++ -*-===//
+//
+// The register fragments of the tensor-core instructions, as LinearLayouts
+// (register, lane[, warp]) -> (dim0, dim1), and their tiling over the warps
+// and registers of a thread block. "register" counts elements (a 32-bit
+// register holding two f16 values is two registers here). The formulas in
+// the comments restate the PTX ISA figures; groupID = lane / 4 and
+// threadID_in_group = lane % 4.
+//
+// Tiling follows TileLang and Triton: warps are placed next to each other
+// at instruction granularity (warp w_m covers rows [16 w_m, 16 w_m + 16)
+// of every 16 * warpsM rows), and register repeats cover the rest of the
+// tile on top of that. Warp index = w_m + warpsM * w_n (M fastest, as in
+// CUTLASS). A thread's registers are ordered: instruction fragment first,
+// then repeats along the tile's second dimension, then along the first.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_LAYOUT_MMALAYOUTS_H
+#define TILEC_LAYOUT_MMALAYOUTS_H
+
+#include "tilec/Layout/LinearLayout.h"
+
+namespace tilec {
+
+//===----------------------------------------------------------------------===//
+// mma.sync.aligned.m16n8k16 (f16/bf16 inputs, f32 accumulator), one warp
+//===----------------------------------------------------------------------===//
+
+/// Operand A, 16x16 (dim0 = m, dim1 = k), 8 elements per lane a0..a7:
+/// row = groupID + 8 * ((i >> 1) & 1), col = 2 * threadID_in_group +
+/// (i & 1) + 8 * (i >> 2). Register bits: k+1, m+8, k+8; lane bits: k+2,
+/// k+4, m+1, m+2, m+4.
+LinearLayout mmaM16N8K16OperandA();
+
+/// Operand B, 16x8 (dim0 = k, dim1 = n), 4 elements per lane b0..b3:
+/// row = 2 * threadID_in_group + (i & 1) + 8 * (i >> 1), col = groupID.
+/// Register bits: k+1, k+8; lane bits: k+2, k+4, n+1, n+2, n+4.
+LinearLayout mmaM16N8K16OperandB();
+
+/// Accumulator C/D (f32), 16x8 (dim0 = m, dim1 = n), c0..c3:
+/// row = groupID + 8 * (i >> 1), col = 2 * threadID_in_group + (i & 1).
+/// Register bits: n+1, m+8; lane bits: n+2, n+4, m+1, m+2, m+4.
+LinearLayout mmaM16N8K16Accumulator();
+
+//===----------------------------------------------------------------------===//
+// Warp partition (TileLang's GemmWarpPolicy)
+//===----------------------------------------------------------------------===//
+
+enum class GemmWarpPolicy { Square, FullRow, FullCol };
+/// mma.sync (16x8 per warp) or wgmma (warps in groups of 4 along M).
+enum class MmaKind { MmaSync, Wgmma };
+
+struct WarpPartition {
+  int64_t warpsM = 1;
+  int64_t warpsN = 1;
+  bool operator==(const WarpPartition &o) const {
+    return warpsM == o.warpsM && warpsN == o.warpsN;
+  }
+};
+
+/// How `numWarps` warps split an m x n accumulator, as TileLang decides:
+/// FullRow puts every warp along M (spilling to N if M runs out), FullCol
+/// along N, Square minimizes |(m/warpsM/16) / (n/warpsN/8) - m/n| over the
+/// exact factorizations (for Wgmma, warpsM a multiple of 4). Fails where
+/// TileLang would stop: m not a multiple of 16, n of 8, no valid split.
+llvm::Expected<WarpPartition>
+computeWarpPartition(GemmWarpPolicy policy, int64_t m, int64_t n,
+                     int64_t numWarps, MmaKind kind = MmaKind::MmaSync);
+
+//===----------------------------------------------------------------------===//
+// Block-level mma.sync fragments: (register, lane, warp) -> (dim0, dim1)
+//===----------------------------------------------------------------------===//
+
+/// The accumulator of a blockM x blockN tile (powers of two, blockM a
+/// multiple of 16 * warpsM, blockN of 8 * warpsN).
+llvm::Expected<LinearLayout>
+mmaAccumulatorLayout(int64_t blockM, int64_t blockN, WarpPartition warps);
+
+/// Operand A of a blockM x blockK tile; warps along N hold copies (their
+/// warp bits are broadcast: zero bases).
+llvm::Expected<LinearLayout> mmaOperandALayout(int64_t blockM, int64_t blockK,
+                                               WarpPartition warps);
+
+/// Operand B of a blockK x blockN tile; warps along M hold copies.
+llvm::Expected<LinearLayout> mmaOperandBLayout(int64_t blockK, int64_t blockN,
+                                               WarpPartition warps);
+
+//===----------------------------------------------------------------------===//
+// ldmatrix
+//===----------------------------------------------------------------------===//
+
+/// Which lane supplies which row address for ldmatrix.x1/.x2/.x4: lane ->
+/// (matrix, row): lanes 8i..8i+7 give rows 0..7 of matrix i. Lanes past
+/// 8 * numMatrices repeat the lower lanes (their addresses are ignored).
+llvm::Expected<LinearLayout> ldmatrixAddressLayout(int numMatrices);
+
+/// What ldmatrix delivers: (register, lane) -> (matrix, row, col) of the
+/// 8x8 b16 matrices as stored (row = the 16-byte row a lane addressed).
+/// Without .trans lane l gets row l/4, cols 2(l%4) and 2(l%4)+1 of each
+/// matrix; with .trans it gets col l/4 of rows 2(l%4) and 2(l%4)+1.
+/// Register 2i + e is element e of the 32-bit register of matrix i.
+llvm::Expected<LinearLayout> ldmatrixResultLayout(int numMatrices, bool trans);
+
+enum class MmaOperand { A, B };
+
+/// One ldmatrix.x4 loading a 16x16 block of an mma.sync operand (A: m16 x
+/// k16; B: k16 x n16, i.e. two n8 operands) stored with tile dimension
+/// `contiguousDim` (0 or 1) fastest in shared memory.
+struct LdmatrixPlan {
+  /// Use ldmatrix.x4.trans: when the contiguous dim is not the K dim.
+  bool trans = false;
+  /// lane -> (dim0, dim1): the first element of the 16-byte row this lane
+  /// addresses (matrix i: bit 0 -> dim0 + 8, bit 1 -> dim1 + 8).
+  LinearLayout rowStart;
+  /// (register, lane) -> (dim0, dim1): what each lane receives; equals the
+  /// operand fragment (A) or two B fragments along n.
+  LinearLayout fragment;
+};
+llvm::Expected<LdmatrixPlan> ldmatrixX4(MmaOperand operand, int contiguousDim);
+
+//===----------------------------------------------------------------------===//
+// wgmma.mma_async m64nNk16 (sm_90a), one warpgroup of 4 warps
+//===----------------------------------------------------------------------===//
+
+/// The f32 accumulator of m64nNk16 (n a power of two in [8, 256]), ins
+/// (register: n/2, lane: 32, warp: 4) -> (dim0: 64, dim1: n): warp w of
+/// the group owns rows 16w..16w+15; register i of lane l holds
+/// row = 16w + groupID + 8 * ((i >> 1) & 1),
+/// col = 8 * (i >> 2) + 2 * threadID_in_group + (i & 1).
+llvm::Expected<LinearLayout> wgmmaAccumulatorLayout(int64_t n);
+
+/// A blockM x blockN accumulator computed by wgmma m64nNk16 with `warps`
+/// (warpsM a multiple of 4: warpsM / 4 warpgroups along M, warpsN along N).
+llvm::Expected<LinearLayout> wgmmaTiledAccumulatorLayout(int64_t blockM,
+                                                         int64_t blockN,
+                                                         WarpPartition warps,
+                                                         int64_t instrN);
+
+} // namespace tilec
+
+#endif // TILEC_LAYOUT_MMALAYOUTS_H
