@@ -15,6 +15,7 @@
 #include "tilec/MLIRGen/MLIRGen.h"
 #include "tilec/Passes/Passes.h"
 #include "tilec/Support/OutputFile.h"
+#include "tilec/Target/Codegen.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
@@ -105,6 +106,23 @@ static std::string defaultOutput(const DriverOptions &opts, EmitKind kind) {
   return std::string(name);
 }
 
+/// Lowers tile-dialect kernels to the GPU dialect. A module already at the
+/// GPU level (hand-written, or from --emit=gpu) passes through unchanged.
+static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
+                                      StringRef target) {
+  bool hasTileKernels = false;
+  module.walk([&](mlir::Operation *op) {
+    if (op->hasAttr(tile::TileDialect::getKernelFuncAttrName()))
+      hasTileKernels = true;
+  });
+  if (!hasTileKernels)
+    return mlir::success();
+  mlir::emitError(module.getLoc())
+      << "lowering tile kernels to the GPU is not implemented yet in this "
+         "build of tilec (the furthest stage is --emit=tile)";
+  return mlir::failure();
+}
+
 int runDriver(DriverOptions opts) {
   EmitKind emit = resolveEmit(opts);
   if (opts.outputPath.empty())
@@ -164,7 +182,9 @@ int runDriver(DriverOptions opts) {
     deps.push_back(opts.instancesPath);
   }
 
-  mlir::MLIRContext context;
+  mlir::DialectRegistry registry;
+  registerCodegenDialects(registry);
+  mlir::MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
   loadMLIRGenDialects(context);
   mlir::SourceMgrDiagnosticHandler mlirDiags(sourceMgr, &context);
@@ -221,11 +241,49 @@ int runDriver(DriverOptions opts) {
     return finish(opts.outputPath, text);
   }
 
-  // Later stages plug in here as they land.
-  reportError("stage '" + Twine(emitKindName(emit)) +
-              "' is not implemented yet in this build of tilec (the furthest "
-              "stage is --emit=tile)");
-  return ExitCompileError;
+  // Tile kernels go down to the GPU dialect first.
+  if (failed(lowerToGPU(*module, opts.target)))
+    return ExitCompileError;
+  if (emit == EmitKind::GPU) {
+    std::string text;
+    raw_string_ostream os(text);
+    module->print(os);
+    return finish(opts.outputPath, text);
+  }
+
+  CodegenOptions cg;
+  cg.chip = opts.target;
+  bool nvidia = isNVIDIA(opts.target);
+  mlir::FailureOr<std::string> out = mlir::failure();
+  std::vector<KernelResources> resources;
+  switch (emit) {
+  case EmitKind::LLVM:
+    out = emitLLVMIR(*module, cg);
+    break;
+  case EmitKind::PTX:
+    out = emitPTX(*module, cg);
+    break;
+  case EmitKind::Cubin:
+    out = emitCubin(*module, cg, &resources);
+    break;
+  case EmitKind::HSACO:
+    out = emitHSACO(*module, cg);
+    break;
+  case EmitKind::Header:
+  case EmitKind::JSON:
+    out = nvidia ? emitPTX(*module, cg) : emitHSACO(*module, cg);
+    break;
+  default:
+    llvm_unreachable("earlier stages returned above");
+  }
+  if (mlir::failed(out))
+    return ExitCompileError;
+  if (emit == EmitKind::Header || emit == EmitKind::JSON) {
+    reportError("--emit=" + Twine(emitKindName(emit)) +
+                " is not implemented yet in this build of tilec");
+    return ExitCompileError;
+  }
+  return finish(opts.outputPath, *out);
 }
 
 } // namespace tilec

@@ -1,0 +1,384 @@
+//===- GPULowering.cpp - gpu.modules to one llvm::Module
+//-------------------===//
+//
+// The MLIR half of code emission, shared by both vendors: validate the input
+// (a chip is known, kernels exist, kernel memrefs can be bare pointers, the
+// ops are available on the chip), lower a clone of the module to the LLVM
+// dialect with upstream conversions, and translate every gpu.module into one
+// llvm::Module.
+//
+// This is the only MLIR-heavy file of the TilecTarget library: the pass and
+// translation headers cost most of its compile time, so nothing else that is
+// MLIR-heavy lives here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CodegenImpl.h"
+
+#include "mlir/Conversion/AMDGPUToROCDL/AMDGPUToROCDL.h"
+#include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVM.h"
+#include "mlir/Conversion/GPUToNVVM/GPUToNVVMPass.h"
+#include "mlir/Conversion/GPUToROCDL/GPUToROCDLPass.h"
+#include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
+#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
+#include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVM.h"
+#include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
+#include "mlir/Dialect/AMDGPU/IR/AMDGPUDialect.h"
+#include "mlir/Dialect/AMDGPU/Utils/Chipset.h"
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Index/IR/IndexDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/LLVMIR/ROCDLDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/UB/IR/UBOps.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/ROCDL/ROCDLToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IR/Verifier.h"
+#include "llvm/Linker/Linker.h"
+#include "llvm/TargetParser/Triple.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::detail;
+
+/// Everything the conversions and the translation need to find through
+/// interfaces.
+static void registerCodegenInterfaces(DialectRegistry &registry) {
+  // convert-gpu-to-{nvvm,rocdl} collect the patterns of every loaded dialect
+  // that implements ConvertToLLVMPatternInterface.
+  arith::registerConvertArithToLLVMInterface(registry);
+  cf::registerConvertControlFlowToLLVMInterface(registry);
+  registerConvertComplexToLLVMInterface(registry);
+  registerConvertFuncToLLVMInterface(registry);
+  index::registerConvertIndexToLLVMInterface(registry);
+  registerConvertMathToLLVMInterface(registry);
+  registerConvertMemRefToLLVMInterface(registry);
+  registerConvertNVVMToLLVMInterface(registry);
+  ub::registerConvertUBToLLVMInterface(registry);
+  vector::registerConvertVectorToLLVMInterface(registry);
+  // LLVM dialect (+ NVVM/ROCDL intrinsics) -> llvm::Module.
+  registerBuiltinDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
+  registerROCDLDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+}
+
+void tilec::registerCodegenDialects(DialectRegistry &registry) {
+  registry
+      .insert<affine::AffineDialect, amdgpu::AMDGPUDialect, arith::ArithDialect,
+              cf::ControlFlowDialect, complex::ComplexDialect,
+              func::FuncDialect, gpu::GPUDialect, index::IndexDialect,
+              LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+              NVVM::NVVMDialect, nvgpu::NVGPUDialect, ROCDL::ROCDLDialect,
+              scf::SCFDialect, ub::UBDialect, vector::VectorDialect>();
+  registerCodegenInterfaces(registry);
+}
+
+/// Bare-pointer kernel arguments drop the memref descriptor, so the shape and
+/// strides must be known statically. Upstream reports a violation as "failed
+/// to legalize gpu.func"; say what is wrong and where instead.
+static LogicalResult checkKernelSignatures(gpu::GPUModuleOp gpuModule) {
+  bool ok = true;
+  gpuModule.walk([&](gpu::GPUFuncOp func) {
+    for (auto [index, type] : llvm::enumerate(func.getArgumentTypes())) {
+      auto memref = dyn_cast<MemRefType>(type);
+      if (!memref)
+        continue;
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      bool staticLayout =
+          succeeded(memref.getStridesAndOffset(strides, offset)) &&
+          !ShapedType::isDynamic(offset) &&
+          llvm::none_of(strides, ShapedType::isDynamic);
+      if (memref.hasStaticShape() && staticLayout)
+        continue;
+      InFlightDiagnostic diag = emitError(func.getLoc())
+                                << "argument #" << index << " of '"
+                                << func.getName() << "' has type " << type
+                                << ", which cannot be passed as a bare pointer";
+      diag.attachNote() << "kernel memref arguments need a static shape and "
+                           "static strides; pass dynamic sizes as scalar "
+                           "arguments";
+      ok = false;
+    }
+  });
+  return success(ok);
+}
+
+/// convert-gpu-to-{nvvm,rocdl} lower gpu.subgroup_reduce only in the form
+/// redux.sync covers (uniform, i32, NVIDIA). Expand every other one first:
+/// into butterfly shuffles on NVIDIA, DPP/permlane sequences on AMD.
+static LogicalResult expandSubgroupReductions(gpu::GPUModuleOp gpuModule,
+                                              const TargetInfo &target) {
+  SmallVector<Operation *> reductions;
+  gpuModule.walk([&](gpu::SubgroupReduceOp op) {
+    bool redux = target.isNVIDIA() && op.getUniform() && !op.getClusterSize() &&
+                 op.getType().isInteger(32);
+    if (!redux)
+      reductions.push_back(op);
+  });
+  if (reductions.empty())
+    return success();
+  MLIRContext *ctx = gpuModule.getContext();
+  // The expansions create ops of these dialects, which the input may not
+  // have loaded.
+  ctx->loadDialect<arith::ArithDialect, vector::VectorDialect,
+                   amdgpu::AMDGPUDialect, ROCDL::ROCDLDialect>();
+  RewritePatternSet patterns(ctx);
+  populateGpuBreakDownSubgroupReducePatterns(patterns,
+                                             /*maxShuffleBitwidth=*/32);
+  if (target.isNVIDIA()) {
+    populateGpuLowerSubgroupReduceToShufflePatterns(patterns,
+                                                    target.warpSize());
+    populateGpuLowerClusteredSubgroupReduceToShufflePatterns(patterns,
+                                                             target.warpSize());
+  } else {
+    FailureOr<amdgpu::Chipset> chipset = amdgpu::Chipset::parse(target.chip());
+    if (failed(chipset))
+      return emitError(gpuModule.getLoc())
+             << "unknown AMD chipset " << target.chip();
+    populateGpuLowerSubgroupReduceToDPPPatterns(patterns, target.warpSize(),
+                                                *chipset);
+    populateGpuLowerClusteredSubgroupReduceToDPPPatterns(
+        patterns, target.warpSize(), *chipset);
+    // Whatever DPP does not cover (e.g. wide types) goes through shuffles.
+    populateGpuLowerSubgroupReduceToShufflePatterns(patterns, target.warpSize(),
+                                                    32, /*benefit=*/0);
+    populateGpuLowerClusteredSubgroupReduceToShufflePatterns(
+        patterns, target.warpSize(), 32, /*benefit=*/0);
+  }
+  if (failed(applyOpPatternsGreedily(reductions, std::move(patterns))))
+    return emitError(gpuModule.getLoc()) << "cannot expand gpu.subgroup_reduce";
+  return success();
+}
+
+/// The lowering to the LLVM dialect, run on every gpu.module.
+static void buildLoweringPipeline(OpPassManager &pm, const TargetInfo &target,
+                                  const CodegenOptions &options) {
+  OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
+  if (target.isNVIDIA()) {
+    gpm.addPass(createConvertNVGPUToNVVMPass());
+  } else {
+    ConvertAMDGPUToROCDLPassOptions amdgpuOptions;
+    amdgpuOptions.chipset = target.chip().str();
+    gpm.addPass(createConvertAMDGPUToROCDLPass(amdgpuOptions));
+  }
+  gpm.addPass(createConvertVectorToSCFPass());
+  // Subviews and casts become reinterpret_casts whose index math is affine.
+  gpm.addPass(memref::createExpandStridedMetadataPass());
+  gpm.addPass(createLowerAffinePass());
+  gpm.addPass(createSCFToControlFlowPass());
+  // ceildivsi, floordivsi, maximumf... have no direct LLVM lowering.
+  gpm.addPass(arith::createArithExpandOpsPass());
+  if (target.isNVIDIA()) {
+    ConvertGpuOpsToNVVMOpsOptions nvvmOptions;
+    nvvmOptions.indexBitwidth = options.indexBitwidth;
+    nvvmOptions.useBarePtrCallConv = true;
+    // redux.sync exists from sm_80, the oldest chip tilec supports.
+    nvvmOptions.hasRedux = true;
+    gpm.addPass(createConvertGpuOpsToNVVMOps(nvvmOptions));
+    // NVVM ops implemented as inline PTX (wgmma, mbarrier, TMA...).
+    gpm.addPass(createConvertNVVMToLLVMPass());
+  } else {
+    ConvertGpuOpsToROCDLOpsOptions rocdlOptions;
+    rocdlOptions.chipset = target.chip().str();
+    rocdlOptions.indexBitwidth = options.indexBitwidth;
+    rocdlOptions.useBarePtrCallConv = true;
+    rocdlOptions.runtime = gpu::amd::Runtime::HIP;
+    gpm.addPass(createConvertGpuOpsToROCDLOps(rocdlOptions));
+  }
+  gpm.addPass(createReconcileUnrealizedCastsPass());
+}
+
+/// Works around LLVM 22's translation of rocdl.workgroup.dim.* and
+/// rocdl.grid.dim.*: it emits the device-library call (which returns i64)
+/// and uses its result as is, so with 32-bit indices the IR gets
+/// `mul i32 %x, i64 %dim` and fails verification. Rebuild those ops with an
+/// i64 result (and a 64-bit range) followed by an explicit truncation.
+static void widenROCDLDimGetters(gpu::GPUModuleOp gpuModule) {
+  SmallVector<Operation *> narrow;
+  gpuModule.walk([&](Operation *op) {
+    llvm::StringRef name = op->getName().getStringRef();
+    if ((name.starts_with("rocdl.workgroup.dim.") ||
+         name.starts_with("rocdl.grid.dim.")) &&
+        op->getNumResults() == 1 && !op->getResult(0).getType().isInteger(64))
+      narrow.push_back(op);
+  });
+  for (Operation *op : narrow) {
+    OpBuilder builder(op);
+    Type i64 = builder.getI64Type();
+    OperationState state(op->getLoc(), op->getName());
+    state.addTypes(i64);
+    for (NamedAttribute attr : op->getAttrs()) {
+      if (auto range = dyn_cast<LLVM::ConstantRangeAttr>(attr.getValue())) {
+        state.addAttribute(attr.getName(),
+                           LLVM::ConstantRangeAttr::get(
+                               op->getContext(), range.getLower().zext(64),
+                               range.getUpper().zext(64)));
+        continue;
+      }
+      state.addAttribute(attr.getName(), attr.getValue());
+    }
+    Operation *wide = builder.create(state);
+    Value narrowed = LLVM::TruncOp::create(
+        builder, op->getLoc(), op->getResult(0).getType(), wide->getResult(0));
+    op->getResult(0).replaceAllUsesWith(narrowed);
+    op->erase();
+  }
+}
+
+/// Without a work-group size bound, LLVM 22's ROCDL translation gives kernels
+/// "amdgpu-flat-work-group-size"="1,256", and launching one with more than
+/// 256 threads fails. Allow the chip's maximum unless the kernel states a
+/// bound (gpu.func known_block_size becomes rocdl.reqd_work_group_size and
+/// rocdl.flat_work_group_size).
+static void setDefaultWorkGroupSizeBound(gpu::GPUModuleOp gpuModule,
+                                         const TargetInfo &target) {
+  for (auto func : gpuModule.getOps<LLVM::LLVMFuncOp>()) {
+    if (!func->hasAttr(ROCDL::ROCDLDialect::getKernelFuncAttrName()) ||
+        func->hasAttr(ROCDL::ROCDLDialect::getFlatWorkGroupSizeAttrName()) ||
+        func->hasAttr(ROCDL::ROCDLDialect::getReqdWorkGroupSizeAttrName()) ||
+        func->hasAttr("rocdl.max_flat_work_group_size"))
+      continue;
+    func->setAttr(
+        ROCDL::ROCDLDialect::getFlatWorkGroupSizeAttrName(),
+        StringAttr::get(func->getContext(),
+                        "1," + std::to_string(target.maxThreadsPerBlock())));
+  }
+}
+
+/// Translates a lowered gpu.module, verifying the result here so that a
+/// verifier complaint becomes a diagnostic instead of text on stderr.
+static std::unique_ptr<llvm::Module>
+translateGPUModule(gpu::GPUModuleOp gpuModule, llvm::LLVMContext &llvmCtx) {
+  std::unique_ptr<llvm::Module> translated = translateModuleToLLVMIR(
+      gpuModule, llvmCtx, gpuModule.getName(), /*disableVerification=*/true);
+  if (!translated) {
+    emitError(gpuModule.getLoc()) << "cannot translate gpu.module '"
+                                  << gpuModule.getName() << "' to LLVM IR";
+    return nullptr;
+  }
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(*translated, &os)) {
+    emitError(gpuModule.getLoc())
+        << "internal error: the LLVM IR of gpu.module '" << gpuModule.getName()
+        << "' does not verify:\n"
+        << problems;
+    return nullptr;
+  }
+  return translated;
+}
+
+FailureOr<std::unique_ptr<llvm::Module>>
+tilec::detail::translateToLLVMIR(ModuleOp module, const TargetInfo &target,
+                                 const CodegenOptions &options,
+                                 llvm::LLVMContext &llvmCtx) {
+  MLIRContext &ctx = *module.getContext();
+  if (options.indexBitwidth != 32 && options.indexBitwidth != 64)
+    return emitError(module.getLoc())
+           << "index bitwidth must be 32 or 64, not " << options.indexBitwidth;
+
+  SmallVector<gpu::GPUModuleOp> gpuModules(
+      module.getBody()->getOps<gpu::GPUModuleOp>());
+  bool hasKernel = llvm::any_of(gpuModules, [](gpu::GPUModuleOp m) {
+    return llvm::any_of(m.getOps<gpu::GPUFuncOp>(),
+                        [](gpu::GPUFuncOp f) { return f.isKernel(); });
+  });
+  if (!hasKernel)
+    return emitError(module.getLoc())
+           << "nothing to compile: no gpu.module holds a gpu.func kernel";
+  bool signaturesOk = true;
+  for (gpu::GPUModuleOp gpuModule : gpuModules)
+    signaturesOk &= succeeded(checkKernelSignatures(gpuModule));
+  if (!signaturesOk)
+    return failure();
+  if (failed(target.isNVIDIA() ? checkNVVMOps(module, target)
+                               : checkAMDGPUOps(module, target)))
+    return failure();
+
+  // Appending is idempotent: extensions are keyed by TypeID.
+  DialectRegistry registry;
+  registerCodegenInterfaces(registry);
+  ctx.appendDialectRegistry(registry);
+  // Lower a copy holding the gpu.modules only: the input stays untouched and
+  // host code (if any) is not our business.
+  OwningOpRef<ModuleOp> work = ModuleOp::create(module.getLoc());
+  for (gpu::GPUModuleOp gpuModule : gpuModules)
+    work->getBody()->push_back(gpuModule->clone());
+
+  for (auto gpuModule : work->getBody()->getOps<gpu::GPUModuleOp>())
+    if (failed(expandSubgroupReductions(gpuModule, target)))
+      return failure();
+
+  PassManager pm(&ctx, ModuleOp::getOperationName());
+  buildLoweringPipeline(pm, target, options);
+  if (failed(pm.run(*work)))
+    return failure();
+
+  std::unique_ptr<llvm::Module> linked;
+  LLVMDiagnosticScope diagnostics(llvmCtx, module.getLoc());
+  for (auto gpuModule : work->getBody()->getOps<gpu::GPUModuleOp>()) {
+    if (!target.isNVIDIA()) {
+      widenROCDLDimGetters(gpuModule);
+      setDefaultWorkGroupSizeBound(gpuModule, target);
+    }
+    std::unique_ptr<llvm::Module> translated =
+        translateGPUModule(gpuModule, llvmCtx);
+    if (!translated)
+      return failure();
+    if (!linked) {
+      linked = std::move(translated);
+      continue;
+    }
+    // Kernels of different gpu.modules end up in one image; a clash of
+    // non-internal names is an error the linker reports.
+    if (llvm::Linker::linkModules(*linked, std::move(translated))) {
+      (void)diagnostics.flush();
+      return emitError(module.getLoc())
+             << "cannot link gpu.module '" << gpuModule.getName()
+             << "' with the others into one device image";
+    }
+  }
+  if (failed(diagnostics.flush()))
+    return failure();
+  linked->setTargetTriple(llvm::Triple(target.llvmTriple()));
+  // The source file name ends up in object files: keep it input-independent.
+  linked->setSourceFileName("tilec");
+  return linked;
+}

@@ -1,0 +1,490 @@
+//===- Common.cpp - Text shared by the CUDA and HIP headers ---------------===//
+//
+// The parts of a launch function that do not depend on the runtime: its
+// documentation, its signature, the argument checks, the grid computation
+// and the device-side values. Keeping them in one place is what guarantees
+// that a kernel's CUDA and HIP launch functions have the same ABI.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Support.h"
+
+#include <algorithm>
+
+namespace tilec::header::detail {
+
+namespace {
+
+std::string join(const std::vector<std::string> &items, std::string_view sep) {
+  std::string out;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (i)
+      out += sep;
+    out += items[i];
+  }
+  return out;
+}
+
+std::string padded(std::string text, size_t width) {
+  if (text.size() < width)
+    text.append(width - text.size(), ' ');
+  return text;
+}
+
+std::string hostType(const Param &param, const Api &api) {
+  switch (param.kind) {
+  case Param::Kind::Tensor:
+    return std::string(api.devicePtr);
+  case Param::Kind::Symbol:
+    return "std::int64_t";
+  case Param::Kind::Scalar:
+    return std::string(lookupDType(param.dtype)->hostType);
+  }
+  return "";
+}
+
+// Whether any kernel passes param `p` as a Param argument.
+bool passedToKernel(const Function &function, unsigned p) {
+  for (const KernelLaunch &kernel : function.kernels)
+    for (const KernelArg &arg : kernel.args)
+      if (arg.kind == KernelArg::Kind::Param && arg.param == p)
+        return true;
+  return false;
+}
+
+struct IntRange {
+  std::string_view type, min, max;
+};
+
+// Value-argument types and the range their int64 value must lie in.
+const IntRange *valueRange(std::string_view dtype) {
+  static const IntRange ranges[] = {
+      {"int32", "INT32_MIN", "INT32_MAX"},
+      {"uint32", "0", "UINT32_MAX"},
+      {"int64", "", ""},
+      {"uint64", "0", ""},
+  };
+  for (const IntRange &range : ranges)
+    if (range.type == dtype)
+      return &range;
+  return nullptr;
+}
+
+std::string resourceSummary(const Resources &r) {
+  std::vector<std::string> parts;
+  if (r.registers >= 0)
+    parts.push_back(std::to_string(r.registers) + " registers");
+  if (r.spillStoreBytes >= 0 || r.spillLoadBytes >= 0)
+    parts.push_back(
+        std::to_string(std::max(r.spillStoreBytes, 0)) + " B spill stores, " +
+        std::to_string(std::max(r.spillLoadBytes, 0)) + " B spill loads");
+  if (r.stackBytes >= 0)
+    parts.push_back(std::to_string(r.stackBytes) + " B stack");
+  if (r.staticSharedBytes >= 0)
+    parts.push_back(std::to_string(r.staticSharedBytes) + " B static shared");
+  return join(parts, ", ");
+}
+
+} // namespace
+
+Writer &Writer::line(std::string_view text) {
+  if (!text.empty())
+    out.append(depth, ' ');
+  out += text;
+  out += '\n';
+  return *this;
+}
+
+std::string tileType(const Param &param) {
+  switch (param.kind) {
+  case Param::Kind::Tensor: {
+    std::string shape = join(param.shape, ", ");
+    if (param.shape.size() == 1)
+      shape += ',';
+    return "T.Tensor((" + shape + "), \"" + param.dtype + "\")";
+  }
+  case Param::Kind::Scalar:
+    return "T." + param.dtype;
+  case Param::Kind::Symbol:
+    return "T.dynamic(\"" + param.name + "\")";
+  }
+  return "";
+}
+
+std::vector<std::string> tileSignature(const Function &function) {
+  std::vector<std::string> lines;
+  std::vector<std::string> params;
+  for (const Param &param : function.params) {
+    if (param.kind == Param::Kind::Symbol)
+      lines.push_back(param.name + " = " + tileType(param));
+    else
+      params.push_back(param.name + ": " + tileType(param));
+  }
+  lines.push_back("@T.prim_func");
+  std::string head = "def " + function.name + "(";
+  if (params.empty()) {
+    lines.push_back(head + "):");
+    return lines;
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    std::string prefix = i == 0 ? head : std::string(head.size(), ' ');
+    lines.push_back(prefix + params[i] + (i + 1 == params.size() ? "):" : ","));
+  }
+  return lines;
+}
+
+void completeTensorMap(const Function &function, TensorMap &map) {
+  const Param &tensor = function.params[map.tensor];
+  if (map.globalDims.empty())
+    map.globalDims.assign(tensor.shape.rbegin(), tensor.shape.rend());
+  if (map.globalStrides.empty()) {
+    std::string stride = "std::int64_t(" +
+                         std::to_string(lookupDType(tensor.dtype)->bytes) + ")";
+    for (size_t i = 1; i < map.globalDims.size(); ++i) {
+      stride += " * (" + map.globalDims[i - 1] + ")";
+      map.globalStrides.push_back(stride);
+    }
+  }
+  if (map.elementStrides.empty())
+    map.elementStrides.assign(map.globalDims.size(), 1);
+}
+
+void writeImageBytes(Writer &w, std::string_view bytes, bool nulTerminate) {
+  static const char hex[] = "0123456789abcdef";
+  std::string all(bytes);
+  if (nulTerminate)
+    all += '\0';
+  for (size_t i = 0; i < all.size(); i += 16) {
+    std::string text;
+    for (size_t j = i; j < std::min(all.size(), i + 16); ++j) {
+      unsigned char u = static_cast<unsigned char>(all[j]);
+      if (j != i)
+        text += ' ';
+      text += "0x";
+      text += hex[u >> 4];
+      text += hex[u & 15];
+      text += ',';
+    }
+    w.line(text);
+  }
+}
+
+std::string launchSignature(const Function &function, const ParamNames &names,
+                            const Api &api) {
+  std::string head =
+      std::string(api.result) + " " + functionName(function) + "(";
+  std::vector<std::string> params;
+  for (size_t p = 0; p < function.params.size(); ++p)
+    params.push_back(hostType(function.params[p], api) + " " + names.cNames[p]);
+  params.push_back(std::string(api.stream) + " stream = nullptr");
+  std::string oneLine = head + join(params, ", ") + ")";
+  // "inline " + signature + " {" on one line if it fits in 80 columns, else
+  // one parameter per line aligned after the parenthesis.
+  if (oneLine.size() + 9 <= 80)
+    return oneLine;
+  std::string indent(head.size() + 7, ' ');
+  return head + join(params, ",\n" + indent) + ")";
+}
+
+void writeFunctionDoc(Writer &w, const Function &function,
+                      const ParamNames &names, const Api &api) {
+  std::string from =
+      function.location.empty() ? "" : " (" + function.location + ")";
+  w.line(commentText("/// Launches the kernels of `" + function.name + "`" +
+                     from + ":"));
+  w.line("///");
+  for (const std::string &line : tileSignature(function))
+    w.line(commentText("///   " + line));
+  w.line("///");
+  w.line("/// Arguments, in order:");
+  size_t nameWidth = 6, typeWidth = api.stream.size();
+  for (size_t p = 0; p < function.params.size(); ++p) {
+    nameWidth = std::max(nameWidth, names.cNames[p].size());
+    typeWidth = std::max(typeWidth, hostType(function.params[p], api).size());
+  }
+  for (size_t p = 0; p < function.params.size(); ++p) {
+    const Param &param = function.params[p];
+    std::string what;
+    switch (param.kind) {
+    case Param::Kind::Tensor:
+      what = "not null";
+      if (param.alignment > 1)
+        what += ", " + std::to_string(param.alignment) + "-byte aligned";
+      break;
+    case Param::Kind::Symbol:
+      what = "1 <= " + names.cNames[p] + " <= INT32_MAX; int32 on the device";
+      break;
+    case Param::Kind::Scalar: {
+      const DTypeInfo *info = lookupDType(param.dtype);
+      if (!info->convert.empty())
+        what = "rounded to " + std::string(info->name) + " (nearest even)";
+      else if (info->hostType != info->deviceType ||
+               info->name == "float8_e4m3" || info->name == "float8_e5m2")
+        what = "the " + std::string(info->name) + " bits";
+      else
+        what = std::string(info->name);
+      break;
+    }
+    }
+    w.line(commentText("///   " + padded(names.cNames[p], nameWidth) + "  " +
+                       padded(hostType(param, api), typeWidth) + "  " + what));
+  }
+  w.line("///   " + padded("stream", nameWidth) + "  " +
+         padded(std::string(api.stream), typeWidth) +
+         "  the stream to launch on (default: the NULL stream)");
+  for (const SymbolCheck &check : function.checks)
+    w.line(commentText("/// Checked: " +
+                       rewriteExpr(check.condition, names.symbols)));
+  w.line("/// Launches, in order on `stream`:");
+  for (const KernelLaunch &kernel : function.kernels) {
+    std::vector<std::string> grid;
+    for (const std::string &g : kernel.grid)
+      grid.push_back(rewriteExpr(g, names.symbols));
+    std::string launch = "///   " + kernel.entry + ": grid (" +
+                         join(grid, ", ") + "), block (" +
+                         std::to_string(kernel.block[0]) + ", " +
+                         std::to_string(kernel.block[1]) + ", " +
+                         std::to_string(kernel.block[2]) + ")";
+    if (kernel.cluster != std::array<unsigned, 3>{1, 1, 1})
+      launch += ", cluster (" + std::to_string(kernel.cluster[0]) + ", " +
+                std::to_string(kernel.cluster[1]) + ", " +
+                std::to_string(kernel.cluster[2]) + ")";
+    w.line(commentText(launch));
+    std::string detail =
+        std::to_string(kernel.dynamicSharedBytes) + " B dynamic shared";
+    std::string resources = resourceSummary(kernel.resources);
+    if (!resources.empty())
+      detail += "; " + resources;
+    w.line("///     " + detail);
+  }
+  w.line("/// Returns " + std::string(api.success) + "; " +
+         std::string(api.invalid) + " without launching");
+  w.line("/// anything if an argument is rejected; else the first error of the "
+         "runtime.");
+}
+
+void writeArgumentChecks(Writer &w, const Function &function,
+                         const ParamNames &names, const Api &api) {
+  w.line("// Reject bad arguments before touching the runtime.");
+  for (size_t p = 0; p < function.params.size(); ++p) {
+    const Param &param = function.params[p];
+    const std::string &name = names.cNames[p];
+    std::string cond;
+    if (param.kind == Param::Kind::Tensor) {
+      cond = api.integerPointers ? name + " == 0" : name + " == nullptr";
+      if (param.alignment > 1) {
+        std::string address =
+            api.integerPointers
+                ? name
+                : "reinterpret_cast<std::uintptr_t>(" + name + ")";
+        cond += " || " + address + " % " + std::to_string(param.alignment) +
+                " != 0";
+      }
+    } else if (param.kind == Param::Kind::Symbol) {
+      cond = name + " < 1 || " + name + " > INT32_MAX";
+    } else {
+      continue;
+    }
+    w.line("if (" + cond + ")");
+    w.line("  return " + std::string(api.invalid) + ";");
+  }
+  for (const SymbolCheck &check : function.checks) {
+    w.line("if (!(" + rewriteExpr(check.condition, names.symbols) + "))");
+    w.line("  return " + std::string(api.invalid) + ";");
+  }
+}
+
+void writeGrid(Writer &w, const KernelLaunch &kernel, unsigned k,
+               const ParamNames &names, const Api &api) {
+  std::string grid = "tilec_grid" + std::to_string(k);
+  std::vector<std::string> exprs;
+  for (const std::string &g : kernel.grid)
+    exprs.push_back(rewriteExpr(g, names.symbols));
+  w.line("const std::int64_t " + grid + "[3] = {" + join(exprs, ", ") + "};");
+  std::string cond = "!detail::gridInRange(" + grid + ")";
+  for (unsigned d = 0; d < 3; ++d)
+    if (kernel.cluster[d] > 1)
+      cond += " || " + grid + "[" + std::to_string(d) + "] % " +
+              std::to_string(kernel.cluster[d]) + " != 0";
+  w.line("if (" + cond + ")");
+  w.line("  return " + std::string(api.invalid) + ";");
+}
+
+std::string kernelArgVariable(const Function &function, const ParamNames &names,
+                              unsigned k, unsigned a) {
+  const KernelArg &arg = function.kernels[k].args[a];
+  switch (arg.kind) {
+  case KernelArg::Kind::Param: {
+    const Param &param = function.params[arg.param];
+    const std::string &name = names.cNames[arg.param];
+    if (param.kind == Param::Kind::Symbol)
+      return "tilec_p_" + name;
+    if (param.kind == Param::Kind::Scalar &&
+        !lookupDType(param.dtype)->convert.empty())
+      return "tilec_p_" + name;
+    return name;
+  }
+  case KernelArg::Kind::Value:
+    return "tilec_arg" + std::to_string(k) + "_" + std::to_string(a);
+  case KernelArg::Kind::TensorMap:
+    return "tilec_tmap" + std::to_string(k) + "_" + std::to_string(a);
+  }
+  return "";
+}
+
+void writeDeviceValues(Writer &w, const Function &function,
+                       const ParamNames &names, const Api &api) {
+  bool header = false;
+  auto section = [&] {
+    if (!header)
+      w.line("// Values as the kernels take them.");
+    header = true;
+  };
+  for (unsigned p = 0; p < function.params.size(); ++p) {
+    const Param &param = function.params[p];
+    const std::string &name = names.cNames[p];
+    bool used = passedToKernel(function, p);
+    if (param.kind == Param::Kind::Scalar && !used) {
+      w.line("(void)" + name + ";");
+      continue;
+    }
+    if (!used)
+      continue;
+    if (param.kind == Param::Kind::Symbol) {
+      section();
+      w.line("std::int32_t tilec_p_" + name + " = static_cast<std::int32_t>(" +
+             name + ");");
+    } else if (param.kind == Param::Kind::Scalar) {
+      const DTypeInfo *info = lookupDType(param.dtype);
+      if (info->convert.empty())
+        continue;
+      section();
+      w.line(std::string(info->deviceType) + " tilec_p_" + name +
+             " = detail::" + std::string(info->convert) + "(" + name + ");");
+    }
+  }
+  for (unsigned k = 0; k < function.kernels.size(); ++k) {
+    const KernelLaunch &kernel = function.kernels[k];
+    for (unsigned a = 0; a < kernel.args.size(); ++a) {
+      const KernelArg &arg = kernel.args[a];
+      if (arg.kind != KernelArg::Kind::Value)
+        continue;
+      section();
+      const IntRange *range = valueRange(arg.dtype);
+      std::string var = kernelArgVariable(function, names, k, a);
+      std::string wide = var + "_wide";
+      w.line("const std::int64_t " + wide + " = " +
+             rewriteExpr(arg.expr, names.symbols) + ";");
+      std::vector<std::string> conds;
+      if (!range->min.empty())
+        conds.push_back(wide + " < " + std::string(range->min));
+      if (!range->max.empty())
+        conds.push_back(wide + " > " + std::string(range->max));
+      if (!conds.empty()) {
+        w.line("if (" + join(conds, " || ") + ")");
+        w.line("  return " + std::string(api.invalid) + ";");
+      }
+      std::string type = std::string(lookupDType(arg.dtype)->deviceType);
+      w.line(type + " " + var + " = static_cast<" + type + ">(" + wide + ");");
+    }
+  }
+}
+
+void writeKernelArgArray(Writer &w, const Function &function,
+                         const ParamNames &names, unsigned k) {
+  std::string array = "tilec_args" + std::to_string(k);
+  const KernelLaunch &kernel = function.kernels[k];
+  if (kernel.args.empty()) {
+    w.line("void **" + array + " = nullptr;");
+    return;
+  }
+  std::vector<std::string> addresses;
+  for (unsigned a = 0; a < kernel.args.size(); ++a)
+    addresses.push_back("&" + kernelArgVariable(function, names, k, a));
+  w.line("void *" + array + "[] = {" + join(addresses, ", ") + "};");
+}
+
+void writeCommonHelpers(Writer &w, const Unit &unit,
+                        std::string_view maxGridYZ) {
+  w.line("// Whether a computed grid can be passed to the runtime: every");
+  w.line("// dimension at least 1 and within the launch limits.");
+  w.line("inline bool gridInRange(const std::int64_t (&grid)[3]) {");
+  w.line("  return grid[0] >= 1 && grid[0] <= INT32_MAX && grid[1] >= 1 &&");
+  w.line("         grid[1] <= " + std::string(maxGridYZ) +
+         " && grid[2] >= 1 && grid[2] <= " + std::string(maxGridYZ) + ";");
+  w.line("}");
+  bool half = false, bf16 = false;
+  for (const Function &function : unit.functions)
+    for (const Param &param : function.params)
+      if (param.kind == Param::Kind::Scalar) {
+        std::string_view convert = lookupDType(param.dtype)->convert;
+        half |= convert == "halfBits";
+        bf16 |= convert == "bfloat16Bits";
+      }
+  if (half) {
+    w.line();
+    w.line("// IEEE binary16 bits of `value`, rounded to nearest even.");
+    w.line("inline std::uint16_t halfBits(float value) {");
+    w.line("  std::uint32_t x;");
+    w.line("  std::memcpy(&x, &value, sizeof x);");
+    w.line("  const std::uint32_t sign = (x >> 16) & 0x8000u;");
+    w.line("  const std::uint32_t a = x & 0x7fffffffu;");
+    w.line("  if (a > 0x7f800000u) // NaN: keep it quiet");
+    w.line("    return static_cast<std::uint16_t>(sign | 0x7e00u);");
+    w.line(
+        "  if (a >= 0x38800000u) { // normal in half precision, or overflow");
+    w.line("    std::uint32_t m = a - 0x38000000u; // rebias the exponent");
+    w.line("    m = (m + 0x0fffu + ((m >> 13) & 1u)) >> 13;");
+    w.line("    return static_cast<std::uint16_t>(sign | (m >= 0x7c00u ? "
+           "0x7c00u : m));");
+    w.line("  }");
+    w.line("  if (a <= 0x33000000u) // at most half the smallest subnormal");
+    w.line("    return static_cast<std::uint16_t>(sign);");
+    w.line("  const unsigned shift = 126u - (a >> 23);");
+    w.line("  const std::uint32_t mant = (a & 0x7fffffu) | 0x800000u;");
+    w.line("  std::uint32_t r = mant >> shift;");
+    w.line("  const std::uint32_t rest = mant & ((1u << shift) - 1u);");
+    w.line("  const std::uint32_t tie = 1u << (shift - 1u);");
+    w.line("  if (rest > tie || (rest == tie && (r & 1u)))");
+    w.line("    ++r;");
+    w.line("  return static_cast<std::uint16_t>(sign | r);");
+    w.line("}");
+  }
+  if (bf16) {
+    w.line();
+    w.line("// bfloat16 bits of `value`, rounded to nearest even.");
+    w.line("inline std::uint16_t bfloat16Bits(float value) {");
+    w.line("  std::uint32_t x;");
+    w.line("  std::memcpy(&x, &value, sizeof x);");
+    w.line("  if ((x & 0x7fffffffu) > 0x7f800000u) // NaN: keep it quiet");
+    w.line("    return static_cast<std::uint16_t>((x >> 16) | 0x40u);");
+    w.line("  return static_cast<std::uint16_t>((x + 0x7fffu + ((x >> 16) & "
+           "1u)) >> 16);");
+    w.line("}");
+  }
+}
+
+void writeBanner(Writer &w, const Unit &unit,
+                 const std::vector<std::string_view> &runtimeLines) {
+  std::string version =
+      unit.compilerVersion.empty() ? "" : " " + unit.compilerVersion;
+  w.line(commentText("// Generated by tilec" + version + " from " +
+                     unit.sourceFile + ". Do not edit."));
+  w.line("//");
+  w.line(commentText("// Launch functions for the kernels of " +
+                     unit.sourceFile + ","));
+  w.line(commentText("// compiled for " + unit.image.target + " (" +
+                     std::string(imageKindName(unit.image.kind)) + ", " +
+                     std::to_string(unit.image.bytes.size()) +
+                     " bytes, embedded below)."));
+  for (std::string_view line : runtimeLines)
+    w.line(line);
+  w.line(
+      "// The image is loaded lazily, once per context/device, on its first");
+  w.line("// launch there (or by load()). Every function is thread-safe and");
+  w.line(
+      "// reports errors by its return value: none throws, prints or exits.");
+  w.line("// See tilec's docs/header.md for the ABI.");
+}
+
+} // namespace tilec::header::detail

@@ -1,0 +1,60 @@
+//===- tilec-fuzz.cpp - libFuzzer target over the .tile frontend ----------===//
+//
+// Feeds arbitrary bytes through the lexer, parser and elaboration (Sema +
+// MLIRGen), with diagnostics discarded. Any crash, sanitizer report or
+// timeout is a bug: bad input must always end in a located error.
+// Build: cmake -DTILEC_BUILD_FUZZERS=ON with clang (see docs/fuzzing.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Frontend/Diagnostics.h"
+#include "tilec/Frontend/Parser.h"
+#include "tilec/MLIRGen/MLIRGen.h"
+
+#include "mlir/IR/MLIRContext.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(
+          llvm::StringRef(reinterpret_cast<const char *>(data), size),
+          "fuzz.tile"),
+      llvm::SMLoc());
+  llvm::raw_null_ostream sink;
+  tilec::DiagnosticEngine diag(sourceMgr, sink);
+  std::unique_ptr<tilec::ast::Module> module =
+      tilec::parseModule(sourceMgr, sourceMgr.getMainFileID(), diag);
+  if (!module || diag.hasErrors())
+    return 0;
+  // One context per input keeps runs independent; the dialects load lazily.
+  static mlir::MLIRContext *context = [] {
+    auto *ctx = new mlir::MLIRContext();
+    tilec::loadMLIRGenDialects(*ctx);
+    ctx->printOpOnDiagnostic(false);
+    // An MLIR error here means elaboration built invalid IR that Sema
+    // should have rejected with a located message: that is a bug.
+    ctx->getDiagEngine().registerHandler([](mlir::Diagnostic &d) {
+      if (d.getSeverity() == mlir::DiagnosticSeverity::Error) {
+        llvm::errs() << "invalid IR from elaboration: " << d << "\n";
+        std::abort();
+      }
+      return mlir::success();
+    });
+    return ctx;
+  }();
+  tilec::MLIRGenOptions options;
+  mlir::OwningOpRef<mlir::ModuleOp> ir =
+      tilec::elaborate(*module, *context, diag, options);
+  // Success without an error, or an error without a module: anything else
+  // (an error yet a module, or neither) breaks the frontend's contract.
+  if ((ir && diag.hasErrors()) || (!ir && !diag.hasErrors()))
+    std::abort();
+  return 0;
+}
