@@ -300,14 +300,19 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
     } else {
       out = first;
       bool bad = false;
-      llvm::stable_sort(out, [&](const Value &a, const Value &b) {
-        sema::FoldResult r = sema::foldBinary(sema::BinaryOp::Lt, a, b);
-        if (!r.value) {
-          bad = true;
-          return false;
+      // Insertion sort: stable like Python's, and the lists are short.
+      for (size_t i = 1; i < out.size() && !bad; ++i)
+        for (size_t j = i; j > 0; --j) {
+          sema::FoldResult r =
+              sema::foldBinary(sema::BinaryOp::Lt, out[j], out[j - 1]);
+          if (!r.value) {
+            bad = true;
+            break;
+          }
+          if (!r.value->truthy())
+            break;
+          std::swap(out[j], out[j - 1]);
         }
-        return r.value->truthy();
-      });
       if (bad) {
         error(pos[0].range, "`sorted` needs comparable elements");
         return failure();

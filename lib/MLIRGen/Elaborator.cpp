@@ -197,9 +197,14 @@ OwningOpRef<ModuleOp> Elaborator::run() {
 
   llvm::StringMap<unsigned> nameUse;
   if (options.instances.empty()) {
-    for (auto &[def, fn] : factories)
-      if (failed(instantiate(*def, fn, InstanceSpec{}, def->getName())))
+    for (auto &[def, fn] : factories) {
+      // A file that instantiates a factory itself (`k = matmul(...)` at the
+      // top level, as TileLang scripts do) has chosen its instances.
+      if (instantiatedAtTopLevel.count(def))
+        continue;
+      if (failed(instantiate(*def, fn.get(), InstanceSpec{}, def->getName())))
         return nullptr;
+    }
   } else {
     for (const InstanceSpec &spec : options.instances) {
       bool any = false;
@@ -210,7 +215,7 @@ OwningOpRef<ModuleOp> Elaborator::run() {
         std::string base = spec.name.empty() ? def->getName().str() : spec.name;
         unsigned n = nameUse[base]++;
         std::string name = n ? base + "_" + std::to_string(n) : base;
-        if (failed(instantiate(*def, fn, spec, name)))
+        if (failed(instantiate(*def, fn.get(), spec, name)))
           return nullptr;
       }
       if (!any) {
@@ -231,8 +236,8 @@ OwningOpRef<ModuleOp> Elaborator::run() {
 
 LogicalResult
 Elaborator::instantiate(const ast::FunctionDefStmt &factory,
-                        std::shared_ptr<sema::FunctionObject> fn,
-                        const InstanceSpec &spec, StringRef name) {
+                        sema::FunctionObject *fn, const InstanceSpec &spec,
+                        StringRef name, const CallArgs *given) {
   instanceName = name.str();
   for (const auto &[k, v] : spec.params)
     if (!llvm::any_of(factory.getParams(),
@@ -245,7 +250,21 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
   CallArgs args;
   args.callee = factory.getName().str();
   args.range = factory.getNameRange();
-  for (const ast::Param &p : factory.getParams()) {
+  llvm::ArrayRef<ast::Param> factoryParams = factory.getParams();
+  for (size_t index = 0; index < factoryParams.size(); ++index) {
+    const ast::Param &p = factoryParams[index];
+    // Arguments of a top-level call (`k = matmul(1024, ...)`) come first.
+    if (given) {
+      const Arg *a = index < given->positional.size() ? &given->positional[index]
+                                                      : nullptr;
+      for (const auto &[k, v] : given->keywords)
+        if (k == p.name)
+          a = &v;
+      if (a) {
+        args.keywords.push_back({p.name.str(), *a});
+        continue;
+      }
+    }
     const std::string *text = nullptr;
     for (const auto &[k, v] : spec.params)
       if (k == p.name)
@@ -291,9 +310,29 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
     return failure();
   }
 
+  if (given) {
+    if (given->positional.size() > factoryParams.size()) {
+      error(given->positional[factoryParams.size()].range,
+            "`" + factory.getName() + "` takes " +
+                Twine(factoryParams.size()) + " arguments but " +
+                Twine(given->positional.size()) + " were given");
+      return failure();
+    }
+    for (const auto &[k, v] : given->keywords)
+      if (llvm::none_of(factoryParams,
+                        [&](const ast::Param &p) { return p.name == k; })) {
+        error(v.range, "`" + factory.getName() +
+                           "` got an unexpected keyword argument `" + k + "`");
+        return failure();
+      }
+  }
+  bool savedInstantiating = instantiating;
+  instantiating = true;
   FailureOr<Value> result = callFunction(*fn, args);
+  instantiating = savedInstantiating;
   if (failed(result))
     return failure();
+  lastInstance = *result;
   if (!result->is(Value::Function) || !result->getFunction().isPrimFunc) {
     error(factory.getNameRange(),
           "kernel factory `" + factory.getName() +
@@ -374,11 +413,20 @@ FailureOr<Value> Elaborator::callFunction(sema::FunctionObject &fn,
                           "` is host code; .tile files only define kernels");
     return failure();
   }
-  if (fn.isJit && !traced && callDepth == 0 && args.callee != def.getName()) {
-    error(args.range, "calling kernel factory `" + def.getName() +
-                          "` is host code; tilec instantiates factories "
-                          "from -D, --instances or their defaults");
-    return failure();
+  if (!traced && callDepth == 0 && !instantiating &&
+      (fn.isJit || fn.isAutotune || definesPrimFunc(def))) {
+    // `kernel = matmul(1024, 1024, ...)` at the top level of a TileLang
+    // script: an instance, named after the variable it is assigned to.
+    std::string name = pendingName.empty() ? def.getName().str() : pendingName;
+    if (!options.instances.empty()) {
+      error(args.range, "this file instantiates `" + def.getName() +
+                            "` itself; drop --instances or the call");
+      return failure();
+    }
+    instantiatedAtTopLevel.insert(&def);
+    if (failed(instantiate(def, &fn, InstanceSpec{}, name, &args)))
+      return failure();
+    return lastInstance;
   }
   if (callDepth >= kMaxCallDepth) {
     error(args.range, "maximum recursion depth exceeded in `" +

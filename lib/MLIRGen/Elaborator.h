@@ -21,6 +21,7 @@
 #include "mlir/Support/LLVM.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 
 namespace tilec::sema {
@@ -156,9 +157,10 @@ public:
   mlir::LogicalResult tracePrimFunc(sema::FunctionObject &fn,
                                     llvm::StringRef name);
   mlir::LogicalResult instantiate(const ast::FunctionDefStmt &factory,
-                                  std::shared_ptr<sema::FunctionObject> fn,
+                                  sema::FunctionObject *fn,
                                   const InstanceSpec &spec,
-                                  llvm::StringRef instanceName);
+                                  llvm::StringRef instanceName,
+                                  const CallArgs *given = nullptr);
 
   //===--------------------------------------------------------------------===//
   // Expressions (Expressions.cpp)
@@ -176,6 +178,15 @@ public:
   mlir::FailureOr<Value> evalBoolOp(const ast::BoolOpExpr &e, Frame &frame);
   mlir::FailureOr<Value> evalUnary(const ast::UnaryOpExpr &e, Frame &frame);
   mlir::FailureOr<Value> evalIfExp(const ast::IfExpExpr &e, Frame &frame);
+  mlir::LogicalResult evalComprehension(const ast::ListCompExpr &lc, size_t k,
+                                        Frame &frame, std::vector<Value> &out);
+  mlir::FailureOr<Value> evalShortCircuit(const ast::BoolOpExpr &e, size_t k,
+                                          const Value &acc, Frame &frame);
+  /// `cond ? then : else` with each side evaluated only under its branch.
+  mlir::FailureOr<Value>
+  lazySelect(const Value &cond, llvm::SMRange range,
+             llvm::function_ref<mlir::FailureOr<Value>()> thenFn,
+             llvm::function_ref<mlir::FailureOr<Value>()> elseFn);
   mlir::FailureOr<CallArgs> evalCallArgs(const ast::CallExpr &e,
                                          Frame &frame);
   mlir::FailureOr<Value> callValue(const Value &callee, CallArgs &args);
@@ -245,6 +256,12 @@ public:
   /// Functions traced so far (name -> op) and which were returned.
   llvm::StringMap<mlir::func::FuncOp> tracedFuncs;
   bool hadError = false;
+  /// True while a factory is being instantiated (its body runs).
+  bool instantiating = false;
+  /// The prim_func the last instantiation returned.
+  Value lastInstance;
+  /// Factories the file instantiated itself at the top level.
+  llvm::SmallPtrSet<const ast::FunctionDefStmt *, 4> instantiatedAtTopLevel;
 };
 
 } // namespace tilec::mlirgen

@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 #include "llvm/ADT/StringExtras.h"
 
@@ -341,9 +342,6 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
     return failure();
   const Value &l = *lm, &r = *rm;
   Location lc = loc(range.Start);
-  bool isCmp = op == BinaryOpLike::Eq || op == BinaryOpLike::Ne ||
-               op == BinaryOpLike::Lt || op == BinaryOpLike::Le ||
-               op == BinaryOpLike::Gt || op == BinaryOpLike::Ge;
 
   // Operand types: a Python literal adopts its partner's type.
   auto typeOf = [](const Value &v) -> std::optional<DType> {
@@ -510,7 +508,6 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
                      : (mlir::Value)arith::ShRUIOp::create(builder, lc, *a, *b);
     break;
   default: {
-    assert(isCmp);
     if (isF) {
       arith::CmpFPredicate p =
           op == BinaryOpLike::Eq   ? arith::CmpFPredicate::OEQ
@@ -716,8 +713,76 @@ FailureOr<Value> Elaborator::eval(const ast::Expr &e, Frame &frame) {
   case K::Starred:
     error(e.getRange(), "`*` unpacking is only allowed in calls and displays");
     return failure();
+  case K::ListComp: {
+    auto &lc = llvm::cast<ast::ListCompExpr>(e);
+    // Python 3: the comprehension's variables live in a scope of their own.
+    Frame inner{std::make_shared<Scope>(frame.scope), Value(),
+                frame.functionName};
+    std::vector<Value> out;
+    if (failed(evalComprehension(lc, 0, inner, out)))
+      return failure();
+    return Value::list(std::move(out));
   }
+  }
+  error(e.getRange(), "this expression is not supported in .tile files");
   return failure();
+}
+
+LogicalResult Elaborator::evalComprehension(const ast::ListCompExpr &lc,
+                                            size_t k, Frame &frame,
+                                            std::vector<Value> &out) {
+  if (k == lc.getGenerators().size()) {
+    FailureOr<Value> v = eval(*lc.getElt(), frame);
+    if (failed(v))
+      return failure();
+    if (out.size() >= (1u << 20)) {
+      error(lc.getRange(), "comprehension is too long for compile-time "
+                           "evaluation");
+      return failure();
+    }
+    out.push_back(*v);
+    return success();
+  }
+  const ast::Comprehension &gen = lc.getGenerators()[k];
+  FailureOr<Value> iter = eval(*gen.iter, frame);
+  if (failed(iter))
+    return failure();
+  std::vector<Value> items;
+  if (iter->isSequence()) {
+    items = iter->getElements();
+  } else if (iter->is(Value::Dict)) {
+    for (const auto &kv : iter->getItems())
+      items.push_back(kv.first);
+  } else {
+    error(gen.iter->getRange(),
+          iter->is(Value::Loop)
+              ? Twine("a comprehension iterates at compile time; it cannot "
+                      "run over a device loop")
+              : "cannot iterate over a `" + iter->typeName() + "`");
+    return failure();
+  }
+  for (const Value &item : items) {
+    if (failed(assignTo(*gen.target, item, gen.iter->getRange(), frame)))
+      return failure();
+    bool keep = true;
+    for (const ast::ExprPtr &cond : gen.ifs) {
+      FailureOr<Value> c = eval(*cond, frame);
+      if (failed(c))
+        return failure();
+      if (!c->isConstant()) {
+        error(cond->getRange(), "a comprehension condition must be a "
+                                "compile-time value");
+        return failure();
+      }
+      if (!c->truthy()) {
+        keep = false;
+        break;
+      }
+    }
+    if (keep && failed(evalComprehension(lc, k + 1, frame, out)))
+      return failure();
+  }
+  return success();
 }
 
 /// Names every Python program has without an import.
@@ -834,9 +899,10 @@ FailureOr<Value> Elaborator::evalBoolOp(const ast::BoolOpExpr &e,
     if (failed(b))
       return failure();
     if (!runtime) {
-      runtime = true;
-      acc = *b;
-      continue;
+      size_t k = &x - e.getValues().data();
+      if (k + 1 < e.getValues().size())
+        return evalShortCircuit(e, k + 1, *b, frame);
+      return *b;
     }
     FailureOr<Value> r = runtimeBinary(isAnd ? BinaryOpLike::And : BinaryOpLike::Or,
                                        acc, *b, e.getRange());
@@ -845,6 +911,39 @@ FailureOr<Value> Elaborator::evalBoolOp(const ast::BoolOpExpr &e,
     acc = *r;
   }
   return acc;
+}
+
+/// `a and b` / `a or b` where `a` is known only at run time: `b` is
+/// evaluated under `a` (short-circuit), so `i < n and A[i] > 0` never reads
+/// out of bounds.
+FailureOr<Value> Elaborator::evalShortCircuit(const ast::BoolOpExpr &e,
+                                              size_t k, const Value &acc,
+                                              Frame &frame) {
+  bool isAnd = e.getOp() == ast::BoolOpKind::And;
+  if (k == e.getValues().size())
+    return acc;
+  const ast::Expr &x = *e.getValues()[k];
+  auto rest = [&]() -> FailureOr<Value> {
+    FailureOr<Value> v = eval(x, frame);
+    if (failed(v))
+      return failure();
+    if (v->isConstant() && !v->is(Value::Symbol)) {
+      if (isAnd ? !v->truthy() : v->truthy())
+        return Value::boolean(!isAnd);
+      return evalShortCircuit(e, k + 1, Value::boolean(isAnd), frame);
+    }
+    FailureOr<Value> s = toScalar(*v, x.getRange());
+    if (failed(s))
+      return failure();
+    FailureOr<Value> b = castTo(*s, DType::Bool, x.getRange());
+    if (failed(b))
+      return failure();
+    return evalShortCircuit(e, k + 1, *b, frame);
+  };
+  auto stop = [&]() -> FailureOr<Value> { return Value::boolean(!isAnd); };
+  if (isAnd)
+    return lazySelect(acc, e.getRange(), rest, stop);
+  return lazySelect(acc, e.getRange(), stop, rest);
 }
 
 FailureOr<Value> Elaborator::evalCompare(const ast::CompareExpr &e,
@@ -924,24 +1023,105 @@ FailureOr<Value> Elaborator::evalCompare(const ast::CompareExpr &e,
   return *acc;
 }
 
+/// The type two branch values meet in: runtime operands promote, a literal
+/// takes its partner's type (float32 / index when both are literals).
+static std::pair<DType, bool> branchType(const Value &a, const Value &b) {
+  std::optional<DType> t;
+  bool index = false;
+  for (const Value *v : {&a, &b})
+    if (v->is(Value::Runtime)) {
+      DType d = v->getRuntime().dtype;
+      t = !t ? d
+          : (t->isFloat() != d.isFloat()) ? (t->isFloat() ? *t : d)
+          : (t->bits() >= d.bits() ? *t : d);
+      index |= v->getRuntime().isIndex;
+    }
+  if (!t) {
+    bool isFloat = a.is(Value::Float) || b.is(Value::Float);
+    return {isFloat ? DType(DType::Float32) : DType(DType::Int32), !isFloat};
+  }
+  if (t->isFloat())
+    index = false;
+  else if (a.is(Value::Float) || b.is(Value::Float))
+    return {DType::Float32, false};
+  return {*t, index};
+}
+
+FailureOr<Value> Elaborator::lazySelect(const Value &cond, SMRange range,
+                                        llvm::function_ref<FailureOr<Value>()> thenFn,
+                                        llvm::function_ref<FailureOr<Value>()> elseFn) {
+  FailureOr<Value> c = castTo(cond, DType::Bool, range);
+  if (failed(c))
+    return failure();
+  Location l = loc(range.Start);
+  // Each branch is evaluated inside its own region, so a load guarded by
+  // the condition (`T.if_then_else(i < n, A[i], 0)`) only runs when it is
+  // in bounds, as the `?:` TileLang emits would. The result type is known
+  // only afterwards, so the branches are built in a result-less scf.if and
+  // moved into the final one.
+  auto tmp = scf::IfOp::create(builder, l, c->getRuntime().value,
+                               /*withElseRegion=*/true);
+  Value vals[2];
+  Block *blocks[2] = {tmp.thenBlock(), tmp.elseBlock()};
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    unsigned depth = regionDepth++;
+    for (int k = 0; k < 2; ++k) {
+      builder.setInsertionPoint(blocks[k]->getTerminator());
+      FailureOr<Value> v = k == 0 ? thenFn() : elseFn();
+      if (failed(v)) {
+        regionDepth = depth;
+        return failure();
+      }
+      FailureOr<Value> s = materialize(*v, range);
+      if (failed(s)) {
+        regionDepth = depth;
+        return failure();
+      }
+      vals[k] = *s;
+    }
+    regionDepth = depth;
+  }
+  auto [type, isIndex] = branchType(vals[0], vals[1]);
+  Type ty = isIndex ? (Type)builder.getIndexType() : irType(type);
+  mlir::Value ir[2];
+  for (int k = 0; k < 2; ++k) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPoint(blocks[k]->getTerminator());
+    FailureOr<mlir::Value> v = toIR(vals[k], ty, range);
+    if (failed(v))
+      return failure();
+    ir[k] = *v;
+  }
+  auto result = scf::IfOp::create(builder, l, TypeRange{ty},
+                                  c->getRuntime().value, /*withElseRegion=*/true);
+  for (int k = 0; k < 2; ++k) {
+    mlir::Region &dst = k == 0 ? result.getThenRegion() : result.getElseRegion();
+    mlir::Region &src = k == 0 ? tmp.getThenRegion() : tmp.getElseRegion();
+    dst.front().erase();
+    dst.takeBody(src);
+    Block &b = dst.front();
+    b.getTerminator()->erase();
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(&b);
+    scf::YieldOp::create(builder, l, ir[k]);
+  }
+  tmp.erase();
+  return wrapRuntime(result.getResult(0), type, isIndex);
+}
+
 FailureOr<Value> Elaborator::evalIfExp(const ast::IfExpExpr &e, Frame &frame) {
   FailureOr<Value> c = eval(*e.getTest(), frame);
   if (failed(c))
     return failure();
   if (c->isConstant())
     return eval(c->truthy() ? *e.getBody() : *e.getOrElse(), frame);
-  // A runtime condition selects between two evaluated values.
-  FailureOr<Value> a = eval(*e.getBody(), frame);
-  FailureOr<Value> b = eval(*e.getOrElse(), frame);
-  if (failed(a) || failed(b))
+  FailureOr<Value> cs = toScalar(*c, e.getTest()->getRange());
+  if (failed(cs))
     return failure();
-  CallArgs args;
-  args.callee = "T.if_then_else";
-  args.range = e.getRange();
-  args.positional = {Arg{*c, e.getTest()->getRange()},
-                     Arg{*a, e.getBody()->getRange()},
-                     Arg{*b, e.getOrElse()->getRange()}};
-  return callBuiltin("T.if_then_else", args);
+  return lazySelect(
+      *cs, e.getRange(), [&] { return eval(*e.getBody(), frame); },
+      [&] { return eval(*e.getOrElse(), frame); });
 }
 
 //===----------------------------------------------------------------------===//
@@ -1247,6 +1427,24 @@ FailureOr<Value> Elaborator::evalCall(const ast::CallExpr &e, Frame &frame) {
   FailureOr<Value> fn = eval(*callee, frame);
   if (failed(fn))
     return failure();
+  // T.if_then_else evaluates only the chosen side, like the `?:` it is.
+  if (fn->is(Value::Builtin) && fn->getBuiltin() == "T.if_then_else" &&
+      e.getArgs().size() == 3 && e.getKeywords().empty() &&
+      llvm::none_of(e.getArgs(), [](const ast::ExprPtr &a) {
+        return llvm::isa<ast::StarredExpr>(a.get());
+      })) {
+    FailureOr<Value> c = eval(*e.getArgs()[0], frame);
+    if (failed(c))
+      return failure();
+    if (c->isConstant() && !c->is(Value::Symbol))
+      return eval(c->truthy() ? *e.getArgs()[1] : *e.getArgs()[2], frame);
+    FailureOr<Value> cs = toScalar(*c, e.getArgs()[0]->getRange());
+    if (failed(cs))
+      return failure();
+    return lazySelect(
+        *cs, e.getRange(), [&] { return eval(*e.getArgs()[1], frame); },
+        [&] { return eval(*e.getArgs()[2], frame); });
+  }
   FailureOr<CallArgs> args = evalCallArgs(e, frame);
   if (failed(args))
     return failure();
