@@ -1198,6 +1198,15 @@ LogicalResult Elaborator::tracePrimFunc(sema::FunctionObject &fn,
   for (size_t k = 0; k < infos.size(); ++k) {
     const ast::Param &p = *infos[k].param;
     func.setArgAttr(k, "tile.name", builder.getStringAttr(p.name));
+    if (infos[k].ann.is(Value::TensorType)) {
+      // The shape as the user wrote it (symbols by name), for the launch
+      // header's documentation and checks.
+      SmallVector<Attribute> dims;
+      for (const Value &d : infos[k].ann.getTensorType().shape)
+        dims.push_back(builder.getStringAttr(
+            d.is(Value::Symbol) ? d.getSymbol().name : d.repr()));
+      func.setArgAttr(k, "tile.shape", builder.getArrayAttr(dims));
+    }
     Value v;
     if (infos[k].ann.is(Value::TensorType)) {
       auto buf = std::make_shared<BufferObject>();

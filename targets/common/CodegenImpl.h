@@ -120,15 +120,17 @@ mlir::FailureOr<std::string> runBackend(PreparedModule &prepared,
 /// Prints `module` as LLVM IR text.
 std::string printModule(const llvm::Module &module);
 
-/// Lowers and translates `module`, then hands the llvm::Module to the vendor
-/// step (prepareNVPTXModule / prepareAMDGPUModule) which links device
-/// libraries and optimizes: the state emitLLVMIR prints and the backends
-/// compile.
+/// A translated, linked and optimized device module with what owns it.
 struct PreparedModule {
   std::unique_ptr<llvm::LLVMContext> ctx;
   std::unique_ptr<llvm::Module> module;
   std::unique_ptr<llvm::TargetMachine> tm;
 };
+
+/// Lowers and translates `module`, then hands the llvm::Module to the vendor
+/// step (prepareNVPTXModule / prepareAMDGPUModule) which links device
+/// libraries and optimizes: the state emitLLVMIR prints and the backends
+/// compile.
 mlir::FailureOr<PreparedModule> prepareModule(mlir::ModuleOp module,
                                               const TargetInfo &target,
                                               const CodegenOptions &options);

@@ -16,8 +16,14 @@
 #include "tilec/Passes/Passes.h"
 #include "tilec/Support/OutputFile.h"
 #include "tilec/Target/Codegen.h"
+#include "tilec/Target/Header.h"
+#include "tilec/Config.h"
 
+#include "LaunchInfo.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/PassManager.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
@@ -109,18 +115,28 @@ static std::string defaultOutput(const DriverOptions &opts, EmitKind kind) {
 /// Lowers tile-dialect kernels to the GPU dialect. A module already at the
 /// GPU level (hand-written, or from --emit=gpu) passes through unchanged.
 static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
-                                      StringRef target) {
+                                      const DriverOptions &opts) {
   bool hasTileKernels = false;
   module.walk([&](mlir::Operation *op) {
     if (op->hasAttr(tile::TileDialect::getKernelFuncAttrName()))
       hasTileKernels = true;
   });
-  if (!hasTileKernels)
+  if (!hasTileKernels ||
+      module->hasAttr(mlir::gpu::GPUDialect::getContainerModuleAttrName()))
     return mlir::success();
-  mlir::emitError(module.getLoc())
-      << "lowering tile kernels to the GPU is not implemented yet in this "
-         "build of tilec (the furthest stage is --emit=tile)";
-  return mlir::failure();
+  mlir::PassManager pm(module.getContext());
+  if (opts.printIRAfterAll) {
+    module.getContext()->disableMultithreading();
+    pm.enableIRPrinting(
+        /*shouldPrintBeforePass=*/[](mlir::Pass *, mlir::Operation *) { return false; },
+        /*shouldPrintAfterPass=*/[](mlir::Pass *, mlir::Operation *) { return true; },
+        /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
+  }
+  TileToGPUOptions lowering;
+  lowering.chip = opts.target;
+  if (mlir::failed(buildTileToGPUPipeline(pm, lowering)))
+    return mlir::failure();
+  return pm.run(module);
 }
 
 int runDriver(DriverOptions opts) {
@@ -242,7 +258,7 @@ int runDriver(DriverOptions opts) {
   }
 
   // Tile kernels go down to the GPU dialect first.
-  if (failed(lowerToGPU(*module, opts.target)))
+  if (failed(lowerToGPU(*module, opts)))
     return ExitCompileError;
   if (emit == EmitKind::GPU) {
     std::string text;
@@ -254,35 +270,65 @@ int runDriver(DriverOptions opts) {
   CodegenOptions cg;
   cg.chip = opts.target;
   bool nvidia = isNVIDIA(opts.target);
+  bool wantLaunchInfo = !opts.headerPath.empty() || !opts.jsonPath.empty() ||
+                        emit == EmitKind::Header || emit == EmitKind::JSON;
   mlir::FailureOr<std::string> out = mlir::failure();
   std::vector<KernelResources> resources;
+  header::ImageKind imageKind = nvidia ? header::ImageKind::PTX
+                                       : header::ImageKind::HSACO;
   switch (emit) {
   case EmitKind::LLVM:
     out = emitLLVMIR(*module, cg);
     break;
-  case EmitKind::PTX:
-    out = emitPTX(*module, cg);
-    break;
   case EmitKind::Cubin:
     out = emitCubin(*module, cg, &resources);
+    imageKind = header::ImageKind::Cubin;
     break;
   case EmitKind::HSACO:
     out = emitHSACO(*module, cg);
     break;
-  case EmitKind::Header:
-  case EmitKind::JSON:
+  default: // PTX, and the image embedded by --emit=header/json
     out = nvidia ? emitPTX(*module, cg) : emitHSACO(*module, cg);
+    // ptxas reports registers and spills for the header and metadata.
+    if (mlir::succeeded(out) && nvidia && wantLaunchInfo &&
+        mlir::failed(assemblePTX(*out, module->getLoc(), cg, &resources)))
+      return ExitCompileError;
     break;
-  default:
-    llvm_unreachable("earlier stages returned above");
   }
   if (mlir::failed(out))
     return ExitCompileError;
-  if (emit == EmitKind::Header || emit == EmitKind::JSON) {
-    reportError("--emit=" + Twine(emitKindName(emit)) +
-                " is not implemented yet in this build of tilec");
-    return ExitCompileError;
+
+  // Every output is rendered before any is written: a failure leaves none.
+  std::vector<std::pair<std::string, std::string>> outputs;
+  if (wantLaunchInfo) {
+    header::Unit unit;
+    unit.sourceFile = opts.inputPath;
+    unit.compilerVersion = TILEC_VERSION_STRING;
+    unit.image = {imageKind, opts.target, *out};
+    if (mlir::failed(collectLaunchInfo(*module, resources, unit)))
+      return ExitCompileError;
+    try {
+      header::Flavor flavor = nvidia ? header::Flavor::CUDA : header::Flavor::HIP;
+      std::string headerText = header::renderHeader(unit, flavor);
+      std::string json = header::renderMetadataJSON(unit);
+      if (!opts.headerPath.empty())
+        outputs.push_back({opts.headerPath, headerText});
+      if (!opts.jsonPath.empty())
+        outputs.push_back({opts.jsonPath, json});
+      if (emit == EmitKind::Header)
+        out = headerText;
+      else if (emit == EmitKind::JSON)
+        out = json;
+    } catch (const header::HeaderError &e) {
+      reportError(Twine("cannot render the launch header: ") + e.what());
+      return ExitCompileError;
+    }
   }
+  for (const auto &[path, text] : outputs)
+    if (Error e = writeFileAtomically(path, text)) {
+      reportError("cannot write '" + path + "': " + toString(std::move(e)));
+      return ExitCompileError;
+    }
   return finish(opts.outputPath, *out);
 }
 

@@ -1,8 +1,9 @@
 //===- Passes.h - tilec's tile-level passes ---------------------*- C++ -*-===//
 //
-// Declares the create functions and options of every pass in Passes.td and
+// Declares the create functions and options of every pass in Passes.td,
 // `registerTilePasses()`, which makes them available to tilec-opt and to
-// textual pipelines.
+// textual pipelines, and the pipeline that lowers tile IR to the GPU-level
+// module the code emitters in targets/ accept.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_PASSES_PASSES_H
@@ -10,9 +11,18 @@
 
 #include "tilec/Dialect/TileDialect.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassManager.h"
 
 #include <memory>
+#include <string>
 
 namespace tilec {
 
@@ -25,6 +35,33 @@ namespace tilec {
 // Defines `registerTilePasses()` and `registerTileStripDebug()` etc.
 #define GEN_PASS_REGISTRATION
 #include "tilec/Passes/Passes.h.inc"
+
+/// What the tile -> GPU pipeline needs to know about the target.
+struct TileToGPUOptions {
+  /// A chip TargetInfo::get accepts ("sm_80", "sm_90a", "gfx90a",
+  /// "gfx942"); picks the warp size when `warpSize` is 0, the shared-memory
+  /// limit and how device asserts are lowered.
+  std::string chip = "sm_90a";
+  /// Threads per warp; 0: the chip's.
+  unsigned warpSize = 0;
+  /// Drop tile.print and tile.device_assert (release builds).
+  bool stripDebug = false;
+};
+
+/// Appends to `pm` (anchored on the builtin module) the passes that turn a
+/// module of traced prim_funcs (tile dialect) into a `gpu.container_module`
+/// whose `gpu.module @tilec_kernels` holds one `gpu.func` kernel per
+/// `tile.kernel`, using only upstream gpu/arith/math/memref/scf/cf/vector
+/// ops: tile-infer-layouts, tile-outline-kernels, tile-lower-simt,
+/// tile-plan-shared, tile-lower-shared and the upstream cleanups
+/// (canonicalize, cse, integer-range folding). Fails, adding nothing, when
+/// `opts.chip` is not a chip TargetInfo knows (the caller reports it).
+mlir::LogicalResult buildTileToGPUPipeline(mlir::OpPassManager &pm,
+                                           const TileToGPUOptions &opts);
+
+/// Registers the pipeline as `tile-to-gpu` (options `chip`, `warp-size`,
+/// `strip-debug`) for tilec-opt.
+void registerTileToGPUPipeline();
 
 } // namespace tilec
 

@@ -33,4 +33,161 @@ def TileStripDebug : Pass<"tile-strip-debug"> {
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// SIMT lowering: tile dialect -> GPU dialect (no tensor cores)
+//===----------------------------------------------------------------------===//
+
+def TileInferLayouts : Pass<"tile-infer-layouts"> {
+  let summary = "Choose fragment layouts and T.Parallel loop layouts (SIMT)";
+  let description = [{
+    Decides, for every kernel (a `tile.kernel` or an outlined `gpu.func`)
+    nested under the pass's op, how each fragment buffer is spread over the
+    block's threads and how each `tile.parallel` loop distributes its
+    iterations, and records the choice as attributes:
+
+    - `layout` on each fragment `tile.alloc`: a LinearLayout from
+      (register, lane, warp) to the buffer's coordinates, printed as a
+      dictionary with one list of bases per input dimension, e.g.
+      `{lane = [array<i32: 0, 8>, ...], register = [array<i32: 0, 1>, ...],
+      warp = [...]}` (see docs/lowering.md);
+    - `loop_layout` on each `tile.parallel`: the same form over the loop's
+      iteration space for loops that touch fragments, or `{vec = N}` for
+      loops over global/shared memory only, which run as a strided loop,
+      `N` consecutive iterations per thread.
+
+    Rules, in priority order: layouts pinned by hand (a `layout` already
+    present, `tile.annotate_layout`) are kept; a fragment copied from or to
+    a global or shared buffer gets a blocked layout with threads along the
+    contiguous dimension and `16 / element bytes` contiguous elements per
+    thread; a reduction's output gets its input's layout with the reduced
+    dimension collapsed (replicated over the threads that shared it); a
+    loop takes the layout of the largest fragment it indexes with its own
+    induction variables and passes it on to fragments it indexes alike;
+    remaining loops and fragments get a fresh blocked layout. Finally every
+    fragment access inside a loop is checked to be held by the thread that
+    runs the iteration; a conflict is an error naming both buffers and the
+    lines their layouts come from.
+
+    `tile.gemm` is reported as needing the tensor-core lowering.
+  }];
+  let options = [
+    Option<"warpSize", "warp-size", "int64_t", /*default=*/"32",
+           "Threads per warp (32 on NVIDIA, 64 on AMD CDNA)">
+  ];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
+}
+
+def TileOutlineKernels : Pass<"tile-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Outline tile.kernel ops into gpu.func kernels";
+  let description = [{
+    For every `func.func` marked `tile.kernel` (a traced prim_func), moves
+    each `tile.kernel` op it holds into a `gpu.func` kernel of the
+    `gpu.module @tilec_kernels` (the module becomes a
+    `gpu.container_module`) and replaces it with a `gpu.launch_func`.
+
+    Naming: a prim_func `@f` with one kernel launches `@f_kernel`; with
+    several, `@f_kernel0`, `@f_kernel1`, ... in program order.
+
+    ABI: every kernel takes all of the prim_func's arguments, in order.
+    Global tensors with a static shape keep their memref type; those with a
+    dynamic shape become a rank-0 memref (a bare base pointer) reshaped
+    inside the kernel from the symbol arguments; `index` arguments (the
+    `T.dynamic` symbols) become `i32`. Pointer arguments get `llvm.noalias`
+    and `llvm.align = 16`.
+
+    Inside the kernel, block indices become `gpu.block_id`,
+    `tile.thread_id` becomes `gpu.thread_id`, `tile.use_swizzle` remaps the
+    block indices (panel rasterization) and pure host values the kernel
+    uses are recomputed. Launch data are kept as attributes: on the
+    `gpu.func`, `gpu.known_block_size`, `gpu.known_grid_size` (when
+    static), `tile.threads`, `tile.grid_host`, `tile.func`, `tile.launch`;
+    on the `func.func`, `tile.kernels` (the kernels in launch order).
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect"
+  ];
+}
+
+def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
+  let summary = "Lower the tile ops of gpu.func kernels to SIMT code";
+  let description = [{
+    Applies the layouts chosen by `tile-infer-layouts` inside every
+    outlined `gpu.func` kernel:
+
+    - a fragment becomes a per-thread register array (`memref.alloca`)
+      indexed by compile-time constants only, so LLVM keeps it in
+      registers; a `tile.parallel` loop over fragments is unrolled over the
+      thread's registers, its induction variables rebuilt from the thread
+      id and the register number through the loop layout;
+    - a `tile.parallel` loop with a `{vec = N}` layout becomes a strided
+      loop over the block's threads, `N` unrolled iterations per step;
+    - `tile.copy` between a fragment and global/shared memory moves each
+      thread's registers in vectors (16-byte `vector.load`/`store` where
+      alignment is provable), other copies are strided over the threads;
+      out-of-range elements of a global box read zero and are not stored;
+    - `tile.reduce`: a per-thread partial over registers, `gpu.shuffle xor`
+      across the lanes that share an output element, shared memory across
+      warps when needed;
+    - `tile.fill`, `tile.atomic_add` (`memref.atomic_rmw`), `tile.barrier`
+      (`gpu.barrier`), `tile.print` (`gpu.printf`), `tile.device_assert`
+      (`cf.assert`, or `gpu.printf` with `assert-lowering=printf`);
+    - `tile.for`: `serial` becomes `scf.for`, `unroll` and `vectorized` are
+      fully unrolled when their bounds are static; `tile.pipelined` becomes
+      a plain `scf.for` keeping its schedule as `tile.*` attributes;
+    - local buffers become `memref.alloca`.
+
+    Shared buffers stay `tile.alloc`s (the scratch of cross-warp reductions
+    is added as one more) for `tile-plan-shared`.
+  }];
+  let options = [
+    Option<"assertLowering", "assert-lowering", "std::string",
+           /*default=*/"\"assert\"",
+           "How tile.device_assert is lowered: `assert` (cf.assert, which "
+           "traps through __assertfail on NVIDIA) or `printf` (print and go "
+           "on)">,
+    Option<"unrollLimit", "unroll-limit", "int64_t", /*default=*/"16",
+           "Strided T.Parallel loops with at most this many steps per "
+           "thread are unrolled">
+  ];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect", "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
+def TilePlanShared : Pass<"tile-plan-shared", "::mlir::ModuleOp"> {
+  let summary = "Place the shared buffers of each kernel in one dynamic buffer";
+  let description = [{
+    Gives every shared `tile.alloc` of a `gpu.func` kernel a byte offset
+    (`tile.shared_offset`) in the kernel's single dynamic shared-memory
+    buffer, in program order, each aligned to `alignment` bytes, and
+    records the total as `tile.dynamic_shared_bytes` on the kernel and as
+    the dynamic shared-memory size of its `gpu.launch_func`. A kernel
+    whose total exceeds `max-bytes` gets an error listing the buffers.
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+           "Byte alignment of every shared buffer">,
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"232448",
+           "Most dynamic shared memory one block may use (227 KiB: sm_90a)">
+  ];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
+def TileLowerShared : Pass<"tile-lower-shared", "::mlir::ModuleOp"> {
+  let summary = "Lower shared tile.allocs to views of dynamic shared memory";
+  let description = [{
+    Replaces each shared `tile.alloc` that carries a `tile.shared_offset`
+    by a `memref.view` of `gpu.dynamic_shared_memory` at that offset, in
+    the GPU workgroup address space, and retypes its users.
+  }];
+  let dependentDialects = [
+    "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",
+    "::mlir::arith::ArithDialect"
+  ];
+}
+
 #endif // TILEC_PASSES_PASSES_TD

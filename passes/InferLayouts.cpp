@@ -1,0 +1,690 @@
+//===- InferLayouts.cpp - tile-infer-layouts: fragment and loop layouts ---===//
+//
+// Algorithm, per kernel (a tile.kernel, or a gpu.func it was outlined to):
+//  1. Collect fragments, T.Parallel loops (with the fragment loads/stores in
+//     their bodies), copies and reductions. A `layout` already on an alloc,
+//     or a tile.annotate_layout, pins that fragment; a `loop_layout`
+//     already on a loop pins the loop.
+//  2. Anchors: a fragment copied from/to a global or shared buffer gets a
+//     blocked layout, `vec` = 16 bytes / the other side's element size
+//     contiguous elements per thread along the last dimension (fewer when
+//     the tile is too small to keep every thread busy), threads next along
+//     it, so each warp's accesses are coalesced 16-byte vectors.
+//  3. Propagation to a fixpoint, in program order: a reduction's output
+//     takes its input's layout with the reduced dimension collapsed; a
+//     fragment-to-fragment copy passes a layout on; a loop takes the layout
+//     of the largest fragment it indexes with all of its induction
+//     variables (a permutation), and fragments it indexes with a subset of
+//     them get the loop's layout projected onto those dimensions.
+//  4. When nothing propagates, the first undecided loop that touches
+//     fragments gets a fresh blocked layout of its iteration space (vec from
+//     the widest global element it touches), or else the first undecided
+//     fragment gets one; then back to 3.
+//  5. Loops touching no fragment become strided: `{vec = N}`.
+//  6. Check: every fragment access in every loop must be held, in one
+//     register the same on every thread, by each thread that runs the
+//     iteration; every reduction's output must be held where its input is.
+//     A violation is an error on the loop naming both buffers and where
+//     their layouts came from.
+// The choices are written as attributes; tile-lower-simt applies them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLayout.h"
+
+#include "tilec/Dialect/TileOps.h"
+#include "tilec/Passes/Passes.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-infer-layouts"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEINFERLAYOUTS
+#include "tilec/Passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+
+int64_t elementBytes(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  Type element = memref ? memref.getElementType() : type;
+  if (element.isIndex())
+    return 8;
+  return std::max<int64_t>(1, (element.getIntOrFloatBitWidth() + 7) / 8);
+}
+
+bool isGlobalOrShared(Value buffer) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  if (!type)
+    return false;
+  if (tile::isGlobal(type))
+    return true;
+  return tile::getMemorySpace(type) == tile::MemorySpace::shared;
+}
+
+/// 16 bytes per thread where the tile allows: vec divides the last extent
+/// and every thread gets at least one vector.
+int64_t chooseVec(int64_t bytes, ArrayRef<int64_t> shape, int64_t threads) {
+  int64_t vec = std::max<int64_t>(1, 16 / bytes);
+  int64_t total = 1;
+  for (int64_t extent : shape)
+    total *= extent;
+  while (vec > 1 && (shape.empty() || shape.back() % vec != 0 ||
+                     total < vec * threads))
+    vec /= 2;
+  return vec;
+}
+
+struct Access {
+  Operation *op;
+  Value buffer;
+  SmallVector<Value> indices;
+};
+
+struct FragState {
+  tile::AllocOp alloc;
+  std::optional<Layout> layout;
+  /// The op whose constraint decided the layout, and how.
+  Operation *origin = nullptr;
+  std::string how;
+};
+
+struct LoopState {
+  tile::ParallelOp op;
+  SmallVector<Access> accesses; // fragment loads and stores
+  std::optional<Layout> layout;
+  int64_t vec = 0;
+  /// The fragment whose layout the loop took; null for its own.
+  Value source;
+  bool pinned = false;
+};
+
+class KernelInference {
+public:
+  KernelInference(Operation *kernel, int64_t threads, int64_t warpSize)
+      : kernel(kernel), threads(threads), warpSize(warpSize) {}
+
+  LogicalResult run() {
+    if (failed(collect()))
+      return failure();
+    if (failed(anchorCopies()))
+      return failure();
+    while (true) {
+      FailureOr<bool> changed = propagate();
+      if (failed(changed))
+        return failure();
+      if (*changed)
+        continue;
+      FailureOr<bool> fresh = freshLayout();
+      if (failed(fresh))
+        return failure();
+      if (!*fresh)
+        break;
+    }
+    for (LoopState &loop : loops)
+      if (!loop.layout && !loop.vec)
+        loop.vec = stridedVecFor(loop.op);
+    if (failed(check()))
+      return failure();
+    record();
+    return success();
+  }
+
+private:
+  //===--- Collection ----------------------------------------------------===//
+
+  LogicalResult collect() {
+    WalkResult walk = kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<tile::GemmOp>(op)) {
+        op->emitError("'tile.gemm' needs the tensor-core lowering, which is "
+                      "not implemented yet");
+        return WalkResult::interrupt();
+      }
+      if (auto alloc = dyn_cast<tile::AllocOp>(op)) {
+        if (fragmentAlloc(alloc.getResult()))
+          if (failed(addFragment(alloc)))
+            return WalkResult::interrupt();
+        return WalkResult::advance();
+      }
+      if (auto annotate = dyn_cast<tile::AnnotateLayoutOp>(op)) {
+        if (fragmentAlloc(annotate.getBuffer()) &&
+            failed(pin(annotate.getBuffer(), annotate.getLayout(), op)))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      }
+      if (auto loop = dyn_cast<tile::ParallelOp>(op)) {
+        if (failed(addLoop(loop)))
+          return WalkResult::interrupt();
+        order.push_back(op);
+        return WalkResult::advance();
+      }
+      if (isa<tile::CopyOp, tile::ReduceOp>(op))
+        order.push_back(op);
+      return WalkResult::advance();
+    });
+    return failure(walk.wasInterrupted());
+  }
+
+  LogicalResult addFragment(tile::AllocOp alloc) {
+    FragState &state = frags[alloc.getResult()];
+    state.alloc = alloc;
+    if (Attribute attr = alloc.getLayoutAttr())
+      return pin(alloc.getResult(), attr, alloc);
+    return success();
+  }
+
+  LogicalResult pin(Value buffer, Attribute attr, Operation *where) {
+    auto type = cast<MemRefType>(buffer.getType());
+    std::string error;
+    std::optional<LinearLayout> linear =
+        layoutFromAttr(attr, type.getShape(), error);
+    std::optional<Layout> layout;
+    if (linear)
+      layout = Layout::get(*linear, type.getShape(), error);
+    if (layout && layout->numThreads() != threads)
+      error = "the layout spreads over " +
+              std::to_string(layout->numThreads()) +
+              " threads but the kernel has " + std::to_string(threads);
+    if (!error.empty())
+      return where->emitError() << "invalid layout for fragment `"
+                                << name(buffer) << "`: " << error;
+    FragState &state = frags[buffer];
+    if (state.layout && !(*state.layout == *layout))
+      return where->emitError()
+             << "fragment `" << name(buffer)
+             << "` is pinned to two different layouts (the other at "
+             << formatLoc(state.origin->getLoc()) << ")";
+    state.layout = std::move(layout);
+    state.origin = where;
+    state.how = "pinned";
+    return success();
+  }
+
+  LogicalResult addLoop(tile::ParallelOp loop) {
+    LoopState state;
+    state.op = loop;
+    WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+      if (isa<tile::ParallelOp>(op)) {
+        op->emitError("nested T.Parallel loops are not supported");
+        return WalkResult::interrupt();
+      }
+      Value memref;
+      ValueRange indices;
+      if (auto load = dyn_cast<memref::LoadOp>(op)) {
+        memref = load.getMemRef();
+        indices = load.getIndices();
+      } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+        memref = store.getMemRef();
+        indices = store.getIndices();
+      }
+      if (memref && fragmentAlloc(memref))
+        state.accesses.push_back({op, memref, llvm::to_vector(indices)});
+      return WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      return failure();
+    if (Attribute attr = loop.getLoopLayoutAttr()) {
+      state.pinned = true;
+      if (std::optional<int64_t> vec = stridedVec(attr)) {
+        state.vec = *vec;
+      } else {
+        std::string error;
+        std::optional<LinearLayout> linear =
+            layoutFromAttr(attr, loop.getExtents(), error);
+        if (linear)
+          state.layout = Layout::get(*linear, loop.getExtents(), error);
+        if (!error.empty())
+          return loop.emitError() << "invalid loop_layout: " << error;
+      }
+    }
+    loopIndex[loop] = loops.size();
+    loops.push_back(std::move(state));
+    return success();
+  }
+
+  //===--- Deciding ------------------------------------------------------===//
+
+  /// Sets a fragment's layout; an error if it cannot be one.
+  LogicalResult decide(Value buffer, const LinearLayout &linear,
+                       Operation *origin, StringRef how) {
+    auto type = cast<MemRefType>(buffer.getType());
+    std::string error;
+    std::optional<Layout> layout = Layout::get(linear, type.getShape(), error);
+    if (!layout)
+      return origin->emitError()
+             << "cannot lay out fragment `" << name(buffer) << "` of shape "
+             << formatCoord(type.getShape()) << ": " << error;
+    FragState &state = frags[buffer];
+    state.layout = std::move(layout);
+    state.origin = origin;
+    state.how = how.str();
+    LLVM_DEBUG(llvm::dbgs() << "fragment " << name(buffer) << " <- " << how
+                            << "\n"
+                            << linear << "\n");
+    return success();
+  }
+
+  LogicalResult anchorCopies() {
+    for (Operation *op : order) {
+      auto copy = dyn_cast<tile::CopyOp>(op);
+      if (!copy)
+        continue;
+      Value frag, other;
+      ArrayRef<int64_t> otherBox;
+      if (fragmentAlloc(copy.getDst()) && isGlobalOrShared(copy.getSrc())) {
+        frag = copy.getDst();
+        other = copy.getSrc();
+        otherBox = copy.getSrcExtents();
+      } else if (fragmentAlloc(copy.getSrc()) &&
+                 isGlobalOrShared(copy.getDst())) {
+        frag = copy.getSrc();
+        other = copy.getDst();
+        otherBox = copy.getDstExtents();
+      } else {
+        continue;
+      }
+      if (frags[frag].layout)
+        continue;
+      auto type = cast<MemRefType>(frag.getType());
+      if (failed(checkPowerOfTwo(frag, copy)))
+        return failure();
+      int64_t vec = 1;
+      // Contiguous along the fragment's last dimension only if the box's
+      // last extent in the other buffer is that dimension.
+      if (!otherBox.empty() && otherBox.back() > 1)
+        vec = chooseVec(elementBytes(other.getType()), type.getShape(),
+                        threads);
+      if (std::optional<uint64_t> width = copy.getCoalescedWidth())
+        vec = int64_t(*width);
+      std::string error;
+      std::optional<LinearLayout> linear =
+          makeBlocked(type.getShape(), vec, threads, warpSize, error);
+      if (!linear)
+        return copy.emitError() << "cannot lay out fragment `" << name(frag)
+                                << "`: " << error;
+      if (failed(decide(frag, *linear, copy, "the copy")))
+        return failure();
+    }
+    return success();
+  }
+
+  LogicalResult checkPowerOfTwo(Value frag, Operation *where) {
+    auto type = cast<MemRefType>(frag.getType());
+    for (int64_t extent : type.getShape())
+      if (!isPowerOfTwo(extent))
+        return where->emitError()
+               << "fragment `" << name(frag) << "` has shape "
+               << formatCoord(type.getShape())
+               << "; the SIMT lowering needs power-of-two extents";
+    return success();
+  }
+
+  /// The loop dimension of each index of `access`, if every index is a
+  /// distinct induction variable.
+  static std::optional<SmallVector<int>> ivDims(const Access &access,
+                                                tile::ParallelOp loop) {
+    SmallVector<int> dims;
+    auto ivs = loop.getInductionVars();
+    for (Value index : access.indices) {
+      auto it = llvm::find(ivs, index);
+      if (it == ivs.end() || llvm::is_contained(dims, it - ivs.begin()))
+        return std::nullopt;
+      dims.push_back(int(it - ivs.begin()));
+    }
+    return dims;
+  }
+
+  FailureOr<bool> propagate() {
+    bool changed = false;
+    for (Operation *op : order) {
+      if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+        FragState *src = state(reduce.getSrc());
+        FragState *dst = state(reduce.getDst());
+        if (!src || !dst || !src->layout || dst->layout)
+          continue;
+        SmallVector<int> dims = reducedDims(reduce);
+        auto dstType = cast<MemRefType>(reduce.getDst().getType());
+        std::string error;
+        std::optional<LinearLayout> linear =
+            selectDims(*src->layout, dims, dstType.getShape(), error);
+        if (!linear)
+          return reduce.emitError() << "cannot derive the layout of `"
+                                    << name(reduce.getDst()) << "`: " << error;
+        if (failed(decide(reduce.getDst(), *linear, reduce, "the reduction")))
+          return failure();
+        changed = true;
+        continue;
+      }
+      if (auto copy = dyn_cast<tile::CopyOp>(op)) {
+        FragState *src = state(copy.getSrc());
+        FragState *dst = state(copy.getDst());
+        if (!src || !dst || src->layout.has_value() == dst->layout.has_value())
+          continue;
+        if (copy.getSrc().getType() != copy.getDst().getType())
+          continue;
+        FragState *from = src->layout ? src : dst;
+        Value to = src->layout ? copy.getDst() : copy.getSrc();
+        if (failed(decide(to, from->layout->linear(), copy, "the copy")))
+          return failure();
+        changed = true;
+        continue;
+      }
+      LoopState &loop = loops[loopIndex[op]];
+      if (!loop.layout && !loop.vec) {
+        // The largest fragment indexed by all induction variables.
+        const Access *best = nullptr;
+        int64_t bestSize = 0;
+        for (const Access &access : loop.accesses) {
+          FragState *frag = state(access.buffer);
+          std::optional<SmallVector<int>> dims = ivDims(access, loop.op);
+          if (!frag->layout || !dims ||
+              dims->size() != loop.op.getExtents().size())
+            continue;
+          if (frag->layout->numElements() > bestSize) {
+            best = &access;
+            bestSize = frag->layout->numElements();
+          }
+        }
+        if (best) {
+          // Loop dimension k is the buffer dimension indexed by iv k.
+          SmallVector<int> dims = *ivDims(*best, loop.op);
+          SmallVector<int> inverse(dims.size());
+          for (auto [d, k] : llvm::enumerate(dims))
+            inverse[k] = int(d);
+          std::string error;
+          std::optional<LinearLayout> linear =
+              selectDims(*state(best->buffer)->layout, inverse,
+                         loop.op.getExtents(), error);
+          std::optional<Layout> layout;
+          if (linear)
+            layout = Layout::get(*linear, loop.op.getExtents(), error);
+          if (!layout)
+            return loop.op.emitError() << "cannot lay out this loop like `"
+                                       << name(best->buffer) << "`: " << error;
+          loop.layout = std::move(layout);
+          loop.source = best->buffer;
+          changed = true;
+        }
+      }
+      if (loop.layout) {
+        FailureOr<bool> spread = spreadFromLoop(loop);
+        if (failed(spread))
+          return failure();
+        changed |= *spread;
+      }
+    }
+    return changed;
+  }
+
+  /// Gives fragments the loop indexes with induction variables only the
+  /// loop's layout on those dimensions.
+  FailureOr<bool> spreadFromLoop(LoopState &loop) {
+    bool changed = false;
+    for (const Access &access : loop.accesses) {
+      FragState *frag = state(access.buffer);
+      std::optional<SmallVector<int>> dims = ivDims(access, loop.op);
+      if (frag->layout || !dims)
+        continue;
+      auto type = cast<MemRefType>(access.buffer.getType());
+      bool shapesMatch = true;
+      for (auto [d, k] : llvm::enumerate(*dims))
+        shapesMatch &= type.getShape()[d] == loop.op.getExtents()[k];
+      if (!shapesMatch)
+        continue;
+      std::string error;
+      std::optional<LinearLayout> linear =
+          selectDims(*loop.layout, *dims, type.getShape(), error);
+      if (!linear)
+        return loop.op.emitError() << "cannot derive the layout of `"
+                                   << name(access.buffer) << "`: " << error;
+      if (failed(decide(access.buffer, *linear, loop.op, "the T.Parallel loop")))
+        return failure();
+      changed = true;
+    }
+    return changed;
+  }
+
+  FailureOr<bool> freshLayout() {
+    for (Operation *op : order) {
+      auto it = loopIndex.find(op);
+      if (it == loopIndex.end())
+        continue;
+      LoopState &loop = loops[it->second];
+      if (loop.layout || loop.vec || loop.accesses.empty())
+        continue;
+      ArrayRef<int64_t> extents = loop.op.getExtents();
+      for (int64_t extent : extents)
+        if (!isPowerOfTwo(extent))
+          return loop.op.emitError()
+                 << "T.Parallel loop over " << formatCoord(extents)
+                 << " touches fragment `" << name(loop.accesses[0].buffer)
+                 << "`; loops over fragments need power-of-two extents";
+      int64_t vec = chooseVec(widestElement(loop), extents, threads);
+      std::string error;
+      std::optional<LinearLayout> linear =
+          makeBlocked(extents, vec, threads, warpSize, error);
+      std::optional<Layout> layout;
+      if (linear)
+        layout = Layout::get(*linear, extents, error);
+      if (!layout)
+        return loop.op.emitError() << "cannot lay out this loop: " << error;
+      loop.layout = std::move(layout);
+      LLVM_DEBUG(llvm::dbgs() << "fresh loop layout at "
+                              << formatLoc(loop.op.getLoc()) << "\n");
+      return true;
+    }
+    for (auto &[buffer, frag] : frags) {
+      if (frag.layout)
+        continue;
+      auto type = cast<MemRefType>(buffer.getType());
+      if (failed(checkPowerOfTwo(buffer, frag.alloc)))
+        return failure();
+      int64_t vec = chooseVec(elementBytes(type), type.getShape(), threads);
+      std::string error;
+      std::optional<LinearLayout> linear =
+          makeBlocked(type.getShape(), vec, threads, warpSize, error);
+      if (!linear)
+        return frag.alloc.emitError() << "cannot lay out fragment `"
+                                      << name(buffer) << "`: " << error;
+      if (failed(decide(buffer, *linear, frag.alloc, "the default")))
+        return failure();
+      return true;
+    }
+    return false;
+  }
+
+  /// Bytes of the widest element a loop's body reads or writes in global
+  /// or shared memory (vectors should be 16 bytes there); the fragments'
+  /// if it touches neither.
+  int64_t widestElement(LoopState &loop) {
+    int64_t bytes = 0;
+    loop.op.getBody()->walk([&](Operation *op) {
+      Value memref;
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        memref = load.getMemRef();
+      else if (auto store = dyn_cast<memref::StoreOp>(op))
+        memref = store.getMemRef();
+      if (memref && isGlobalOrShared(memref))
+        bytes = std::max(bytes, elementBytes(memref.getType()));
+    });
+    if (bytes == 0)
+      for (const Access &access : loop.accesses)
+        bytes = std::max(bytes, elementBytes(access.buffer.getType()));
+    return std::max<int64_t>(bytes, 1);
+  }
+
+  int64_t stridedVecFor(tile::ParallelOp loop) {
+    LoopState probe;
+    probe.op = loop;
+    return chooseVec(widestElement(probe), loop.getExtents(), threads);
+  }
+
+  //===--- Checking and recording ----------------------------------------===//
+
+  LogicalResult check() {
+    for (LoopState &loop : loops) {
+      if (!loop.layout) {
+        if (!loop.accesses.empty())
+          return loop.op.emitError()
+                 << "a strided loop_layout cannot index fragment `"
+                 << name(loop.accesses[0].buffer) << "`";
+        continue;
+      }
+      for (const Access &access : loop.accesses) {
+        FragState *frag = state(access.buffer);
+        std::string why;
+        if (resolveRegisters(*loop.layout, loop.op.getInductionVars(),
+                             access.indices, *frag->layout, why))
+          continue;
+        InFlightDiagnostic diag = loop.op.emitError();
+        diag << "layout conflict: fragment `" << name(access.buffer)
+             << "` (laid out by " << frag->how << " at "
+             << formatLoc(frag->origin->getLoc())
+             << ") does not match this T.Parallel loop, laid out ";
+        if (loop.source)
+          diag << "like fragment `" << name(loop.source) << "` (by "
+               << state(loop.source)->how << " at "
+               << formatLoc(state(loop.source)->origin->getLoc()) << ")";
+        else
+          diag << (loop.pinned ? "by hand" : "on its own");
+        diag << ": " << why;
+        diag.attachNote(access.op->getLoc()) << "the access";
+        diag.attachNote(frag->origin->getLoc())
+            << "`" << name(access.buffer) << "` got its layout here";
+        if (loop.source)
+          diag.attachNote(state(loop.source)->origin->getLoc())
+              << "`" << name(loop.source) << "` got its layout here";
+        return failure();
+      }
+    }
+    for (Operation *op : order) {
+      auto reduce = dyn_cast<tile::ReduceOp>(op);
+      if (!reduce)
+        continue;
+      FragState *src = state(reduce.getSrc());
+      FragState *dst = state(reduce.getDst());
+      if (!src || !dst)
+        return reduce.emitError("the SIMT lowering reduces fragments into "
+                                "fragments only");
+      std::string why;
+      if (resolveProjection(*src->layout, reducedDims(reduce), *dst->layout,
+                            why))
+        continue;
+      InFlightDiagnostic diag = reduce.emitError();
+      diag << "layout conflict: the output `" << name(reduce.getDst())
+           << "` (laid out by " << dst->how << " at "
+           << formatLoc(dst->origin->getLoc()) << ") does not match the input `"
+           << name(reduce.getSrc()) << "` (laid out by " << src->how << " at "
+           << formatLoc(src->origin->getLoc()) << "): " << why;
+      diag.attachNote(dst->origin->getLoc())
+          << "`" << name(reduce.getDst()) << "` got its layout here";
+      diag.attachNote(src->origin->getLoc())
+          << "`" << name(reduce.getSrc()) << "` got its layout here";
+      return failure();
+    }
+    return success();
+  }
+
+  void record() {
+    MLIRContext *ctx = kernel->getContext();
+    for (auto &[buffer, frag] : frags)
+      frag.alloc.setLayoutAttr(layoutToAttr(ctx, frag.layout->linear()));
+    for (LoopState &loop : loops) {
+      if (loop.layout)
+        loop.op.setLoopLayoutAttr(layoutToAttr(ctx, loop.layout->linear()));
+      else
+        loop.op.setLoopLayoutAttr(DictionaryAttr::get(
+            ctx, {NamedAttribute(StringAttr::get(ctx, kVecKey),
+                                 IntegerAttr::get(IntegerType::get(ctx, 64),
+                                                  loop.vec))}));
+    }
+  }
+
+  //===--- Helpers -------------------------------------------------------===//
+
+  FragState *state(Value buffer) {
+    auto it = frags.find(buffer);
+    return it == frags.end() ? nullptr : &it->second;
+  }
+
+  static StringRef name(Value buffer) {
+    if (auto alloc = buffer.getDefiningOp<tile::AllocOp>())
+      return alloc.getName();
+    return "?";
+  }
+
+  /// For each output dimension, the input dimension it is (-1 for the kept
+  /// unit dimension).
+  static SmallVector<int> reducedDims(tile::ReduceOp reduce) {
+    auto srcType = cast<MemRefType>(reduce.getSrc().getType());
+    auto dstType = cast<MemRefType>(reduce.getDst().getType());
+    int64_t dim = reduce.getDim();
+    SmallVector<int> dims;
+    for (int64_t d = 0; d < srcType.getRank(); ++d) {
+      if (d != dim)
+        dims.push_back(int(d));
+      else if (dstType.getRank() == srcType.getRank())
+        dims.push_back(-1);
+    }
+    return dims;
+  }
+
+  Operation *kernel;
+  int64_t threads, warpSize;
+  llvm::MapVector<Value, FragState> frags;
+  std::vector<LoopState> loops;
+  DenseMap<Operation *, size_t> loopIndex;
+  /// Copies, reductions and loops in program order.
+  SmallVector<Operation *> order;
+};
+
+struct TileInferLayouts
+    : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
+  using TileInferLayoutsBase::TileInferLayoutsBase;
+
+  void runOnOperation() override {
+    if (warpSize < 1 || !isPowerOfTwo(warpSize)) {
+      getOperation()->emitError() << "warp size must be a power of two, not "
+                                  << warpSize;
+      return signalPassFailure();
+    }
+    SmallVector<Operation *> kernels;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<tile::KernelOp>(op) ||
+          (isa<gpu::GPUFuncOp>(op) && kernelThreads(op)))
+        kernels.push_back(op);
+    });
+    bool failed = false;
+    for (Operation *kernel : kernels) {
+      int64_t threads = *kernelThreads(kernel);
+      if (!isPowerOfTwo(threads)) {
+        // Layouts over a partial warp set are not GF(2)-linear; only
+        // kernels with fragments care.
+        bool hasFragments = false;
+        kernel->walk([&](tile::AllocOp alloc) {
+          hasFragments |= fragmentAlloc(alloc.getResult()) != nullptr;
+        });
+        if (hasFragments) {
+          kernel->emitError() << "kernels with fragments need a power-of-two "
+                                 "thread count, not "
+                              << threads;
+          failed = true;
+          continue;
+        }
+      }
+      KernelInference inference(kernel, threads, warpSize);
+      if (mlir::failed(inference.run()))
+        failed = true;
+    }
+    if (failed)
+      signalPassFailure();
+  }
+};
+
+} // namespace

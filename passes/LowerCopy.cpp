@@ -1,0 +1,501 @@
+//===- LowerCopy.cpp - tile-lower-simt: tile.copy and tile.fill -----------===//
+//
+// A copy moves the box of one buffer into the box of another; the boxes
+// agree once unit extents are dropped (the "squeezed" shape), so element c
+// of the squeezed box is src[src_off + expand(c)] -> dst[dst_off +
+// expand(c)], converted to the destination's element type.
+//
+// - Fragment <-> global/shared: the fragment's layout says which elements
+//   each thread holds. Registers are taken in groups of `vec`, the layout's
+//   run of registers holding consecutive elements of the last dimension
+//   (capped at 16 bytes of the other buffer). A group is one vector.load /
+//   vector.store when its start is provably a multiple of `vec` elements
+//   (static strides, offsets of known divisibility, the 16-byte aligned
+//   base the launch header guarantees): the access gets that alignment and
+//   becomes ld/st.global.v4 (or .v2); otherwise scalar accesses side by
+//   side. Elements of a global box past the tensor's end read as zero and
+//   are not stored: one guard per vector when the last extent is a
+//   multiple of `vec`, per element otherwise. Threads holding replicated
+//   copies of an element do not all store it: only those whose replica
+//   thread bits are zero.
+// - Fragment <-> fragment with the same layout: a register copy.
+// - Involving a local buffer: each thread copies the whole box itself.
+// - Otherwise (global/shared <-> global/shared): a strided T.Parallel loop
+//   over the squeezed box, `vec` elements per thread per step.
+// tile.fill writes every register of a fragment, every element of a local
+// buffer, or runs a strided loop over a global or shared buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLowering.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+
+int64_t elementBytes(Type type) {
+  if (type.isIndex())
+    return 8;
+  return std::max<int64_t>(1, (type.getIntOrFloatBitWidth() + 7) / 8);
+}
+
+/// A box of a buffer: what one side of a copy names.
+struct Box {
+  Value buffer;
+  SmallVector<Value> offsets;
+  SmallVector<int64_t> extents;
+
+  MemRefType type() const { return cast<MemRefType>(buffer.getType()); }
+  /// The dimensions of non-unit extent.
+  SmallVector<int> squeezedDims() const {
+    SmallVector<int> dims;
+    for (auto [d, extent] : llvm::enumerate(extents))
+      if (extent != 1)
+        dims.push_back(int(d));
+    return dims;
+  }
+  /// Buffer indices of squeezed coordinate `coord`.
+  SmallVector<Value> indices(OpBuilder &b, Location loc,
+                             ValueRange coord) const {
+    SmallVector<Value> result(offsets);
+    for (auto [i, d] : llvm::enumerate(squeezedDims()))
+      result[d] = isZero(offsets[d])
+                      ? coord[i]
+                      : Value(arith::AddIOp::create(b, loc, offsets[d],
+                                                    coord[i]));
+    return result;
+  }
+  static bool isZero(Value v) { return matchPattern(v, m_Zero()); }
+};
+
+/// Whether element `indices` (and, with `lastExtra`, the next `lastExtra`
+/// elements along the last dimension) lies inside a global tensor; null
+/// when the box provably does.
+Value inBounds(OpBuilder &b, Location loc, const Box &box,
+               ArrayRef<Value> indices) {
+  if (!isGlobalBuffer(box.buffer))
+    return nullptr;
+  MemRefType type = box.type();
+  Value result;
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    int64_t size = type.getShape()[d];
+    APInt offset;
+    if (!ShapedType::isDynamic(size) &&
+        matchPattern(box.offsets[d], m_ConstantInt(&offset)) &&
+        offset.getSExtValue() >= 0 &&
+        offset.getSExtValue() + box.extents[d] <= size)
+      continue;
+    Value bound = ShapedType::isDynamic(size)
+                      ? Value(memref::DimOp::create(b, loc, box.buffer,
+                                                    int64_t(d)))
+                      : constIndex(b, loc, size);
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         index, bound);
+    result = result ? Value(arith::AndIOp::create(b, loc, result, inside))
+                    : inside;
+  }
+  return result;
+}
+
+/// `then` under `cond` (if any), yielding its values, or `otherwise`'s.
+SmallVector<Value> guardedValues(
+    OpBuilder &b, Location loc, Value cond, TypeRange types,
+    function_ref<SmallVector<Value>(OpBuilder &)> then,
+    function_ref<SmallVector<Value>(OpBuilder &)> otherwise) {
+  if (!cond)
+    return then(b);
+  auto ifOp = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
+  OpBuilder thenB = OpBuilder::atBlockEnd(ifOp.thenBlock());
+  scf::YieldOp::create(thenB, loc, then(thenB));
+  OpBuilder elseB = OpBuilder::atBlockEnd(ifOp.elseBlock());
+  scf::YieldOp::create(elseB, loc, otherwise(elseB));
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+void guarded(OpBuilder &b, Location loc, Value cond,
+             function_ref<void(OpBuilder &)> then) {
+  if (!cond)
+    return then(b);
+  auto ifOp = scf::IfOp::create(b, loc, cond, /*withElseRegion=*/false);
+  OpBuilder thenB = OpBuilder::atBlockTerminator(ifOp.thenBlock());
+  then(thenB);
+}
+
+Value andOf(OpBuilder &b, Location loc, Value x, Value y) {
+  if (!x)
+    return y;
+  if (!y)
+    return x;
+  return arith::AndIOp::create(b, loc, x, y);
+}
+
+/// Bits of the thread id along which a layout only replicates (zero
+/// bases): threads differing only there hold the same elements.
+int64_t replicaMask(const Layout &layout) {
+  int64_t mask = 0;
+  for (auto [bit, basis] : llvm::enumerate(layout.threadBases()))
+    if (llvm::all_of(basis, [](int64_t c) { return c == 0; }))
+      mask |= int64_t(1) << bit;
+  return mask;
+}
+
+class CopyLowering {
+public:
+  explicit CopyLowering(KernelLowering &kernel) : kernel(kernel) {}
+
+  LogicalResult lower(tile::CopyOp copy) {
+    Box src{copy.getSrc(), llvm::to_vector(copy.getSrcOffsets()),
+            llvm::to_vector(copy.getSrcExtents())};
+    Box dst{copy.getDst(), llvm::to_vector(copy.getDstOffsets()),
+            llvm::to_vector(copy.getDstExtents())};
+    const Fragment *srcFrag = kernel.fragment(src.buffer);
+    const Fragment *dstFrag = kernel.fragment(dst.buffer);
+    bool local = isSpace(src.buffer, tile::MemorySpace::local) ||
+                 isSpace(dst.buffer, tile::MemorySpace::local);
+    if (srcFrag && dstFrag)
+      return fragmentToFragment(copy, *srcFrag, src, *dstFrag, dst);
+    if ((srcFrag || dstFrag) && local)
+      return copy.emitError("copies between fragments and local buffers are "
+                            "not supported");
+    if (srcFrag)
+      return fragmentSide(copy, *srcFrag, src, dst, /*toFragment=*/false);
+    if (dstFrag)
+      return fragmentSide(copy, *dstFrag, dst, src, /*toFragment=*/true);
+    if (local)
+      return perThread(copy, src, dst);
+    return strided(copy, src, dst);
+  }
+
+private:
+  static bool wholeBuffer(const Box &box) {
+    if (box.extents != SmallVector<int64_t>(box.type().getShape()))
+      return false;
+    return llvm::all_of(box.offsets, Box::isZero);
+  }
+
+  LogicalResult fragmentToFragment(tile::CopyOp copy, const Fragment &from,
+                                   const Box &src, const Fragment &to,
+                                   const Box &dst) {
+    if (!wholeBuffer(src) || !wholeBuffer(dst) || !(from.layout == to.layout))
+      return copy.emitError()
+             << "copying fragment `" << from.name << "` into `" << to.name
+             << "` needs a layout conversion, which is not implemented yet";
+    OpBuilder b(copy);
+    for (int64_t k = 0; k < from.layout.numRegisters(); ++k)
+      kernel.storeRegister(b, copy.getLoc(), to, k,
+                           kernel.loadRegister(b, copy.getLoc(), from, k));
+    copy.erase();
+    return success();
+  }
+
+  /// How many registers to move per access, and whether that access can
+  /// be a vector op with the vector's alignment.
+  std::pair<int64_t, bool> vectorWidth(const Fragment &frag,
+                                       const Box &fragBox,
+                                       const Box &other) {
+    const Layout &layout = frag.layout;
+    SmallVector<int> fragDims = fragBox.squeezedDims();
+    SmallVector<int> otherDims = other.squeezedDims();
+    int64_t fragLast = int64_t(layout.rank()) - 1;
+    int64_t otherLast = other.type().getRank() - 1;
+    if (fragDims.empty() || fragDims.back() != fragLast || otherDims.empty() ||
+        otherDims.back() != otherLast)
+      return {1, false};
+    Type element = other.type().getElementType();
+    int64_t vec = std::min(layout.contiguousRegisters(),
+                           std::max<int64_t>(1, 16 / elementBytes(element)));
+    // Every group must start at a multiple of vec along the last dim,
+    // for every thread.
+    auto aligned = [&](int64_t v) {
+      if (layout.threadMask(fragLast) & (v - 1))
+        return false;
+      for (int64_t r = 0; r < layout.numRegisters(); r += v)
+        if (layout.unflatten(layout.regFlat(r))[fragLast] % v != 0)
+          return false;
+      return true;
+    };
+    while (vec > 1 && !aligned(vec))
+      vec /= 2;
+    if (vec == 1)
+      return {1, false};
+    // The element offset of a group start is a multiple of vec when every
+    // outer stride and the last offset are.
+    MemRefType type = other.type();
+    bool provable = knownDivisor(other.offsets.back()) % vec == 0;
+    int64_t stride = 1;
+    for (int64_t d = type.getRank() - 1; d > 0 && provable; --d) {
+      int64_t extent = type.getShape()[d];
+      if (ShapedType::isDynamic(extent))
+        provable = false;
+      else
+        stride *= extent;
+      provable &= stride % vec == 0;
+    }
+    return {vec, provable};
+  }
+
+  LogicalResult fragmentSide(tile::CopyOp copy, const Fragment &frag,
+                             const Box &fragBox, const Box &other,
+                             bool toFragment) {
+    if (!wholeBuffer(fragBox))
+      return copy.emitError() << "copying part of fragment `" << frag.name
+                              << "` is not supported yet";
+    OpBuilder b(copy);
+    Location loc = copy.getLoc();
+    const Layout &layout = frag.layout;
+    auto [vec, aligned] = vectorWidth(frag, fragBox, other);
+    MemRefType otherType = other.type();
+    Type otherElement = otherType.getElementType();
+    // A vector is wholly in or out of the tensor when the last extent is a
+    // multiple of vec (its start is, see vectorWidth).
+    int64_t lastSize = otherType.getShape().back();
+    bool vectorGuard = vec > 1 && aligned && !ShapedType::isDynamic(lastSize) &&
+                       lastSize % vec == 0;
+    if (!vectorGuard)
+      aligned = false;
+    int64_t width = aligned ? vec : 1;
+    SmallVector<int> fragDims = fragBox.squeezedDims();
+
+    // Replicas store once.
+    Value storeOnce;
+    if (!toFragment) {
+      if (int64_t mask = replicaMask(layout)) {
+        Value bits = arith::AndIOp::create(b, loc, kernel.threadId(),
+                                           constIndex(b, loc, mask));
+        storeOnce = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                          bits, constIndex(b, loc, 0));
+      }
+    }
+
+    for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
+      SmallVector<Value> fragCoord = kernel.coords(b, loc, layout, r0);
+      SmallVector<Value> squeezed;
+      for (int d : fragDims)
+        squeezed.push_back(fragCoord[d]);
+      SmallVector<Value> index = other.indices(b, loc, squeezed);
+      if (width > 1) {
+        auto vecType = VectorType::get({width}, otherElement);
+        Value cond = inBounds(b, loc, other, index);
+        llvm::MaybeAlign align(width * elementBytes(otherElement));
+        if (toFragment) {
+          Value loaded = guardedValues(
+              b, loc, cond, vecType,
+              [&](OpBuilder &gb) -> SmallVector<Value> {
+                return {vector::LoadOp::create(gb, loc, vecType, other.buffer,
+                                               index, false, align)};
+              },
+              [&](OpBuilder &gb) -> SmallVector<Value> {
+                return {arith::ConstantOp::create(gb, loc, vecType,
+                                                  gb.getZeroAttr(vecType))};
+              })[0];
+          for (int64_t v = 0; v < width; ++v)
+            kernel.storeRegister(
+                b, loc, frag, r0 + v,
+                vector::ExtractOp::create(b, loc, loaded, v));
+        } else {
+          SmallVector<Value> elements;
+          for (int64_t v = 0; v < width; ++v)
+            elements.push_back(castScalar(
+                b, loc, kernel.loadRegister(b, loc, frag, r0 + v),
+                otherElement));
+          Value packed =
+              vector::FromElementsOp::create(b, loc, vecType, elements);
+          guarded(b, loc, andOf(b, loc, cond, storeOnce), [&](OpBuilder &gb) {
+            vector::StoreOp::create(gb, loc, packed, other.buffer, index,
+                                    false, align);
+          });
+        }
+        continue;
+      }
+      // Scalar: one element; neighbours of a contiguous run sit next to
+      // each other for LLVM's load/store vectorizer.
+      Value cond = inBounds(b, loc, other, index);
+      if (toFragment) {
+        Value loaded = guardedValues(
+            b, loc, cond, otherElement,
+            [&](OpBuilder &gb) -> SmallVector<Value> {
+              return {memref::LoadOp::create(gb, loc, other.buffer, index)};
+            },
+            [&](OpBuilder &gb) -> SmallVector<Value> {
+              return {zeroOf(gb, loc, otherElement)};
+            })[0];
+        kernel.storeRegister(b, loc, frag, r0, loaded);
+      } else {
+        Value value =
+            castScalar(b, loc, kernel.loadRegister(b, loc, frag, r0),
+                       otherElement);
+        guarded(b, loc, andOf(b, loc, cond, storeOnce), [&](OpBuilder &gb) {
+          memref::StoreOp::create(gb, loc, value, other.buffer, index);
+        });
+      }
+    }
+    copy.erase();
+    return success();
+  }
+
+  /// Loads src's element at squeezed `coord` (zero outside a global
+  /// tensor), converts it and stores it into dst (unless outside).
+  void copyElement(OpBuilder &b, Location loc, const Box &src,
+                   const Box &dst, ValueRange coord) {
+    SmallVector<Value> srcIndex = src.indices(b, loc, coord);
+    SmallVector<Value> dstIndex = dst.indices(b, loc, coord);
+    Type srcElement = src.type().getElementType();
+    Type dstElement = dst.type().getElementType();
+    Value loaded = guardedValues(
+        b, loc, inBounds(b, loc, src, srcIndex), srcElement,
+        [&](OpBuilder &gb) -> SmallVector<Value> {
+          return {memref::LoadOp::create(gb, loc, src.buffer, srcIndex)};
+        },
+        [&](OpBuilder &gb) -> SmallVector<Value> {
+          return {zeroOf(gb, loc, srcElement)};
+        })[0];
+    Value value = castScalar(b, loc, loaded, dstElement);
+    guarded(b, loc, inBounds(b, loc, dst, dstIndex), [&](OpBuilder &gb) {
+      memref::StoreOp::create(gb, loc, value, dst.buffer, dstIndex);
+    });
+  }
+
+  SmallVector<int64_t> squeezedShape(const Box &box) {
+    SmallVector<int64_t> shape;
+    for (int d : box.squeezedDims())
+      shape.push_back(box.extents[d]);
+    return shape;
+  }
+
+  LogicalResult perThread(tile::CopyOp copy, const Box &src, const Box &dst) {
+    SmallVector<int64_t> shape = squeezedShape(src);
+    int64_t total = 1;
+    for (int64_t extent : shape)
+      total *= extent;
+    if (total > 4096)
+      return copy.emitError() << "a copy involving a local buffer moves "
+                              << total << " elements per thread; at most "
+                              << 4096 << " are supported";
+    OpBuilder b(copy);
+    Location loc = copy.getLoc();
+    for (int64_t flat = 0; flat < total; ++flat) {
+      SmallVector<Value> coord(shape.size());
+      int64_t rest = flat;
+      for (size_t d = shape.size(); d-- > 0;) {
+        coord[d] = constIndex(b, loc, rest % shape[d]);
+        rest /= shape[d];
+      }
+      copyElement(b, loc, src, dst, coord);
+    }
+    copy.erase();
+    return success();
+  }
+
+  LogicalResult strided(tile::CopyOp copy, const Box &src, const Box &dst) {
+    SmallVector<int64_t> shape = squeezedShape(src);
+    if (shape.empty())
+      shape.push_back(1);
+    int64_t bytes = std::max(elementBytes(src.type().getElementType()),
+                             elementBytes(dst.type().getElementType()));
+    int64_t total = 1;
+    for (int64_t extent : shape)
+      total *= extent;
+    int64_t vec = std::max<int64_t>(1, 16 / bytes);
+    bool contiguous =
+        !src.squeezedDims().empty() &&
+        src.squeezedDims().back() == src.type().getRank() - 1 &&
+        !dst.squeezedDims().empty() &&
+        dst.squeezedDims().back() == dst.type().getRank() - 1;
+    if (!contiguous)
+      vec = 1;
+    while (vec > 1 &&
+           (shape.back() % vec != 0 || total < vec * kernel.getThreads()))
+      vec /= 2;
+    if (std::optional<uint64_t> width = copy.getCoalescedWidth())
+      vec = int64_t(*width);
+    OpBuilder b(copy);
+    bool scalar = src.squeezedDims().empty();
+    LogicalResult result = buildStridedLoop(
+        kernel, b, copy.getLoc(), shape, vec,
+        [&](OpBuilder &lb, Location loc, ValueRange ivs) {
+          copyElement(lb, loc, src, dst,
+                      scalar ? ValueRange() : ValueRange(ivs));
+        });
+    copy.erase();
+    return result;
+  }
+
+  KernelLowering &kernel;
+};
+
+LogicalResult lowerFill(KernelLowering &kernel, tile::FillOp fill) {
+  OpBuilder b(fill);
+  Location loc = fill.getLoc();
+  Value dst = fill.getDst();
+  auto type = cast<MemRefType>(dst.getType());
+  Value value = castScalar(b, loc, fill.getValue(), type.getElementType());
+  if (const Fragment *frag = kernel.fragment(dst)) {
+    for (int64_t k = 0; k < frag->layout.numRegisters(); ++k)
+      kernel.storeRegister(b, loc, *frag, k, value);
+    fill.erase();
+    return success();
+  }
+  if (!type.hasStaticShape())
+    return fill.emitError("filling a dynamically shaped tensor is not "
+                          "supported");
+  SmallVector<int64_t> shape(type.getShape());
+  if (shape.empty())
+    shape.push_back(1);
+  auto store = [&](OpBuilder &sb, Location l, ValueRange ivs) {
+    memref::StoreOp::create(sb, l, value, dst,
+                            type.getRank() ? ivs : ValueRange());
+  };
+  if (isSpace(dst, tile::MemorySpace::local)) {
+    // Every thread fills its own buffer.
+    int64_t total = type.getNumElements();
+    if (total > 4096)
+      return fill.emitError("local buffers of more than 4096 elements are "
+                            "not supported");
+    for (int64_t flat = 0; flat < total; ++flat) {
+      SmallVector<Value> coord(shape.size());
+      int64_t rest = flat;
+      for (size_t d = shape.size(); d-- > 0;) {
+        coord[d] = constIndex(b, loc, rest % shape[d]);
+        rest /= shape[d];
+      }
+      store(b, loc, coord);
+    }
+    fill.erase();
+    return success();
+  }
+  int64_t total = 1;
+  for (int64_t extent : shape)
+    total *= extent;
+  int64_t vec = std::max<int64_t>(1, 16 / elementBytes(type.getElementType()));
+  while (vec > 1 &&
+         (shape.back() % vec != 0 || total < vec * kernel.getThreads()))
+    vec /= 2;
+  LogicalResult result = buildStridedLoop(kernel, b, loc, shape, vec, store);
+  fill.erase();
+  return result;
+}
+
+} // namespace
+
+LogicalResult simt::lowerCopiesAndFills(KernelLowering &kernel) {
+  SmallVector<Operation *> ops;
+  kernel.getFunc().walk([&](Operation *op) {
+    if (isa<tile::CopyOp, tile::FillOp>(op))
+      ops.push_back(op);
+  });
+  CopyLowering copies(kernel);
+  for (Operation *op : ops) {
+    LogicalResult result =
+        isa<tile::CopyOp>(op) ? copies.lower(cast<tile::CopyOp>(op))
+                              : lowerFill(kernel, cast<tile::FillOp>(op));
+    if (failed(result))
+      return failure();
+  }
+  return success();
+}

@@ -1,0 +1,217 @@
+//===- LowerParallel.cpp - tile-lower-simt: T.Parallel loops --------------===//
+//
+// Two shapes of loop, chosen by the `loop_layout` tile-infer-layouts wrote:
+//
+// - A layout (register, lane, warp) -> iteration: each thread runs the
+//   iterations of its registers. The body is cloned once per register,
+//   the induction variables rebuilt as this thread's coordinates of that
+//   register (thread part computed at the kernel entry + a constant), and
+//   every fragment load/store in the body redirected to the fragment's
+//   register that holds the element, a constant found by evaluating the
+//   access's indices for every (register, thread) pair (resolveRegisters).
+//
+// - `{vec = N}`: a strided loop over the flattened iteration space; thread
+//   t handles flat indices [s + t*N, s + t*N + N) for s = 0, T*N, 2*T*N...,
+//   the N consecutive iterations cloned inline (so accesses to consecutive
+//   elements sit side by side for LLVM's load/store vectorizer); steps
+//   beyond `unroll-limit` stay an scf.for. A partial last step is guarded.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLowering.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+
+struct RegisterAccess {
+  Operation *op;
+  const Fragment *frag;
+  /// The fragment register for each loop register.
+  SmallVector<int64_t> registers;
+};
+
+/// Replaces a cloned fragment load/store by a register access.
+void redirect(KernelLowering &kernel, Operation *clone, const Fragment &frag,
+              int64_t k) {
+  OpBuilder b(clone);
+  if (auto load = dyn_cast<memref::LoadOp>(clone)) {
+    load.getResult().replaceAllUsesWith(
+        kernel.loadRegister(b, load.getLoc(), frag, k));
+  } else {
+    auto store = cast<memref::StoreOp>(clone);
+    kernel.storeRegister(b, store.getLoc(), frag, k, store.getValueToStore());
+  }
+  clone->erase();
+}
+
+LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
+                               const Layout &layout) {
+  auto ivs = loop.getInductionVars();
+  SmallVector<RegisterAccess> accesses;
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    Value memref;
+    ValueRange indices;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      memref = load.getMemRef();
+      indices = load.getIndices();
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      memref = store.getMemRef();
+      indices = store.getIndices();
+    }
+    const Fragment *frag = memref ? kernel.fragment(memref) : nullptr;
+    if (!frag)
+      return WalkResult::advance();
+    std::string why;
+    std::optional<SmallVector<int64_t>> registers =
+        resolveRegisters(layout, ivs, indices, frag->layout, why);
+    if (!registers) {
+      op->emitError() << "fragment `" << frag->name
+                      << "` is not laid out like this T.Parallel loop: "
+                      << why;
+      return WalkResult::interrupt();
+    }
+    accesses.push_back({op, frag, std::move(*registers)});
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  OpBuilder b(loop);
+  Location loc = loop.getLoc();
+  for (int64_t r = 0; r < layout.numRegisters(); ++r) {
+    IRMapping mapping;
+    for (auto [iv, coord] : llvm::zip(ivs, kernel.coords(b, loc, layout, r)))
+      mapping.map(iv, coord);
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, mapping);
+    for (const RegisterAccess &access : accesses)
+      redirect(kernel, mapping.lookup(access.op), *access.frag,
+               access.registers[r]);
+  }
+  loop.erase();
+  return success();
+}
+
+/// Row-major coordinates of `flat` in `extents`.
+SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
+                               ArrayRef<int64_t> extents) {
+  SmallVector<Value> coords(extents.size());
+  int64_t stride = 1;
+  for (size_t d = extents.size(); d-- > 0;) {
+    Value c = stride == 1 ? flat
+                          : Value(arith::DivUIOp::create(
+                                b, loc, flat, constIndex(b, loc, stride)));
+    if (d > 0)
+      c = arith::RemUIOp::create(b, loc, c, constIndex(b, loc, extents[d]));
+    coords[d] = c;
+    stride *= extents[d];
+  }
+  return coords;
+}
+
+LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
+                           int64_t vec) {
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    for (Value operand : op->getOperands())
+      if (kernel.fragment(operand)) {
+        op->emitError("a strided T.Parallel loop cannot access fragments");
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (walk.wasInterrupted())
+    return failure();
+
+  ArrayRef<int64_t> extents = loop.getExtents();
+  int64_t total = 1;
+  for (int64_t extent : extents)
+    total *= extent;
+  int64_t chunk = kernel.getThreads() * vec;
+  int64_t steps = (total + chunk - 1) / chunk;
+  bool partial = total % chunk != 0;
+  Location loc = loop.getLoc();
+  auto ivs = loop.getInductionVars();
+
+  auto emitIteration = [&](OpBuilder &b, Value flat) {
+    IRMapping mapping;
+    for (auto [iv, coord] : llvm::zip(ivs, delinearize(b, loc, flat, extents)))
+      mapping.map(iv, coord);
+    for (Operation &op : loop.getBody()->without_terminator())
+      b.clone(op, mapping);
+  };
+  auto guarded = [&](OpBuilder &b, Value flat, auto fill) {
+    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
+                                         flat, constIndex(b, loc, total));
+    auto ifOp = scf::IfOp::create(b, loc, inside, /*withElseRegion=*/false);
+    OpBuilder inner = OpBuilder::atBlockTerminator(ifOp.thenBlock());
+    fill(inner);
+  };
+  // One step: this thread's `vec` iterations from `start` + tid * vec.
+  auto emitStep = [&](OpBuilder &b, Value start) {
+    Value base = arith::AddIOp::create(
+        b, loc, start,
+        arith::MulIOp::create(b, loc, kernel.threadId(),
+                              constIndex(b, loc, vec)));
+    auto vector = [&](OpBuilder &vb) {
+      for (int64_t v = 0; v < vec; ++v) {
+        Value flat = v == 0 ? base
+                            : Value(arith::AddIOp::create(
+                                  vb, loc, base, constIndex(vb, loc, v)));
+        if (partial && total % vec != 0)
+          guarded(vb, flat, [&](OpBuilder &eb) { emitIteration(eb, flat); });
+        else
+          emitIteration(vb, flat);
+      }
+    };
+    // When vec divides the total, a vector is wholly inside or outside.
+    if (partial && total % vec == 0)
+      guarded(b, base, vector);
+    else
+      vector(b);
+  };
+
+  OpBuilder b(loop);
+  if (steps <= std::max<int64_t>(1, kernel.getOptions().unrollLimit)) {
+    for (int64_t s = 0; s < steps; ++s)
+      emitStep(b, constIndex(b, loc, s * chunk));
+  } else {
+    auto forOp = scf::ForOp::create(b, loc, constIndex(b, loc, 0),
+                                    constIndex(b, loc, steps * chunk),
+                                    constIndex(b, loc, chunk));
+    OpBuilder inner = OpBuilder::atBlockTerminator(forOp.getBody());
+    emitStep(inner, forOp.getInductionVar());
+  }
+  loop.erase();
+  return success();
+}
+
+} // namespace
+
+LogicalResult simt::lowerParallel(KernelLowering &kernel,
+                                  tile::ParallelOp loop) {
+  Attribute attr = loop.getLoopLayoutAttr();
+  if (!attr)
+    return loop.emitError(
+        "T.Parallel loop has no loop_layout; run tile-infer-layouts first");
+  if (std::optional<int64_t> vec = stridedVec(attr))
+    return lowerStrided(kernel, loop, *vec);
+  std::string error;
+  std::optional<LinearLayout> linear =
+      layoutFromAttr(attr, loop.getExtents(), error);
+  std::optional<Layout> layout;
+  if (linear)
+    layout = Layout::get(*linear, loop.getExtents(), error);
+  if (layout && layout->numThreads() != kernel.getThreads())
+    error = "it spreads over " + std::to_string(layout->numThreads()) +
+            " threads but the kernel has " +
+            std::to_string(kernel.getThreads());
+  if (!error.empty())
+    return loop.emitError() << "invalid loop_layout: " << error;
+  return lowerDistributed(kernel, loop, *layout);
+}

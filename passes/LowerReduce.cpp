@@ -1,0 +1,242 @@
+//===- LowerReduce.cpp - tile-lower-simt: tile.reduce ---------------------===//
+//
+// A reduction of fragment S along `dim` into fragment D, in three levels:
+//  1. Registers: each D register combines the S registers of this thread
+//     that project onto it (resolveProjection gives the mapping; S
+//     registers holding the same element twice count once).
+//  2. Lanes: the lanes that hold parts of the same output elements are
+//     the lane ids l whose S thread basis projects to zero. Those that
+//     also map to zero in S itself only hold copies (they must not be
+//     combined: a sum would count them twice), so the shuffle masks are a
+//     basis of the first set modulo the second; one gpu.shuffle xor per
+//     mask and D register (a butterfly: every lane ends with the total).
+//  3. Warps: the same analysis on the warp bits; if some warps share
+//     outputs, every thread writes its partials to a shared scratch buffer
+//     (a `tile.alloc` left for tile-plan-shared: threads x registers
+//     elements), a barrier, then each thread adds the partials of the
+//     warps in its coset, and a second barrier frees the scratch for the
+//     next use (a reduction in a loop).
+// With clear = false the old value of D joins the combination. abssum and
+// absmax take absolute values first. Values narrower than 32 bits are
+// widened for the shuffle.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLowering.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+
+Value combine(OpBuilder &b, Location loc, tile::ReduceKind kind, Value x,
+              Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (kind) {
+  case tile::ReduceKind::sum:
+  case tile::ReduceKind::abssum:
+    return isFloat ? Value(arith::AddFOp::create(b, loc, x, y))
+                   : Value(arith::AddIOp::create(b, loc, x, y));
+  case tile::ReduceKind::max:
+  case tile::ReduceKind::absmax:
+    return isFloat ? Value(arith::MaxNumFOp::create(b, loc, x, y))
+                   : Value(arith::MaxSIOp::create(b, loc, x, y));
+  case tile::ReduceKind::min:
+    return isFloat ? Value(arith::MinNumFOp::create(b, loc, x, y))
+                   : Value(arith::MinSIOp::create(b, loc, x, y));
+  }
+  return x;
+}
+
+Value absolute(OpBuilder &b, Location loc, Value v) {
+  if (isa<FloatType>(v.getType()))
+    return math::AbsFOp::create(b, loc, v);
+  return math::AbsIOp::create(b, loc, v);
+}
+
+/// gpu.shuffle xor, widening values narrower than 32 bits.
+Value shuffleXor(OpBuilder &b, Location loc, Value v, int64_t mask,
+                 int64_t width) {
+  Type type = v.getType();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  Value wide = v;
+  if (bits < 32)
+    wide = isa<FloatType>(type) ? castScalar(b, loc, v, b.getF32Type())
+                                : castScalar(b, loc, v, b.getI32Type());
+  Value offset = arith::ConstantIntOp::create(b, loc, b.getI32Type(), mask);
+  Value w = arith::ConstantIntOp::create(b, loc, b.getI32Type(), width);
+  Value shuffled =
+      gpu::ShuffleOp::create(b, loc, wide, offset, w, gpu::ShuffleMode::XOR)
+          .getShuffleResult();
+  return bits < 32 ? castScalar(b, loc, shuffled, type) : shuffled;
+}
+
+/// Over the thread ids [0, 2^bits.size()) whose bits are `ids`, the xor
+/// masks spanning {ids whose projected image is 0} modulo {ids whose image
+/// in the source is 0}; masks are in thread-id units (lane or warp ids).
+SmallVector<int64_t> sharingMasks(ArrayRef<SmallVector<int64_t>> projected,
+                                  ArrayRef<SmallVector<int64_t>> full) {
+  auto isZero = [](ArrayRef<SmallVector<int64_t>> bases, int64_t id) {
+    SmallVector<int64_t> sum(bases.empty() ? 0 : bases[0].size(), 0);
+    for (auto [bit, basis] : llvm::enumerate(bases))
+      if (id >> bit & 1)
+        for (auto [s, c] : llvm::zip(sum, basis))
+          s ^= c;
+    return llvm::all_of(sum, [](int64_t c) { return c == 0; });
+  };
+  // An XOR basis of what is spanned so far, for membership tests.
+  SmallVector<int64_t> span;
+  auto reduce = [&](int64_t v) {
+    for (int64_t s : span)
+      v = std::min(v, v ^ s);
+    return v;
+  };
+  auto insert = [&](int64_t v) {
+    v = reduce(v);
+    if (v == 0)
+      return false;
+    span.push_back(v);
+    llvm::sort(span, std::greater<int64_t>());
+    return true;
+  };
+  int64_t count = int64_t(1) << projected.size();
+  for (int64_t id = 1; id < count; ++id)
+    if (isZero(full, id))
+      insert(id);
+  SmallVector<int64_t> masks;
+  for (int64_t id = 1; id < count; ++id)
+    if (isZero(projected, id) && insert(id))
+      masks.push_back(id);
+  return masks;
+}
+
+LogicalResult lowerReduce(KernelLowering &kernel, tile::ReduceOp reduce) {
+  const Fragment *src = kernel.fragment(reduce.getSrc());
+  const Fragment *dst = kernel.fragment(reduce.getDst());
+  if (!src || !dst)
+    return reduce.emitError("the SIMT lowering reduces fragments into "
+                            "fragments only");
+  auto srcType = cast<MemRefType>(reduce.getSrc().getType());
+  auto dstType = cast<MemRefType>(reduce.getDst().getType());
+  int64_t dim = reduce.getDim();
+  SmallVector<int> dims;
+  for (int64_t d = 0; d < srcType.getRank(); ++d)
+    if (d != dim)
+      dims.push_back(int(d));
+    else if (dstType.getRank() == srcType.getRank())
+      dims.push_back(-1);
+  std::string why;
+  std::optional<SmallVector<int64_t>> target =
+      resolveProjection(src->layout, dims, dst->layout, why);
+  if (!target)
+    return reduce.emitError() << "the layout of `" << dst->name
+                              << "` does not match the reduction of `"
+                              << src->name << "`: " << why;
+
+  OpBuilder b(reduce);
+  Location loc = reduce.getLoc();
+  tile::ReduceKind kind = reduce.getKind();
+  bool abs = kind == tile::ReduceKind::abssum ||
+             kind == tile::ReduceKind::absmax;
+  Type type = dst->elementType;
+  const Layout &in = src->layout;
+
+  // 1. Registers.
+  int64_t outRegs = dst->layout.numRegisters();
+  SmallVector<Value> acc(outRegs);
+  DenseSet<uint64_t> seen;
+  for (int64_t r = 0; r < in.numRegisters(); ++r) {
+    if (!seen.insert(in.regFlat(r)).second)
+      continue;
+    Value v = castScalar(b, loc, kernel.loadRegister(b, loc, *src, r), type);
+    if (abs)
+      v = absolute(b, loc, v);
+    Value &slot = acc[(*target)[r]];
+    slot = slot ? combine(b, loc, kind, slot, v) : v;
+  }
+  for (auto [k, slot] : llvm::enumerate(acc))
+    if (!slot)
+      return reduce.emitError()
+             << "register " << k << " of `" << dst->name
+             << "` receives no element of `" << src->name
+             << "`; its layout does not match the reduction";
+
+  // Thread bases split into lanes and warps, projected and full.
+  int64_t laneBits = log2Exact(in.numLanes());
+  SmallVector<SmallVector<int64_t>> laneProj, laneFull, warpProj, warpFull;
+  for (auto [bit, basis] : llvm::enumerate(in.threadBases())) {
+    SmallVector<int64_t> projected;
+    for (int d : dims)
+      projected.push_back(d < 0 ? 0 : basis[d]);
+    bool isLane = int64_t(bit) < laneBits;
+    (isLane ? laneProj : warpProj).push_back(projected);
+    (isLane ? laneFull : warpFull).push_back(basis);
+  }
+
+  // 2. Lanes.
+  for (int64_t mask : sharingMasks(laneProj, laneFull))
+    for (Value &slot : acc)
+      slot = combine(b, loc, kind, slot,
+                     shuffleXor(b, loc, slot, mask, in.numLanes()));
+
+  // 3. Warps, through shared memory.
+  SmallVector<int64_t> warpMasks = sharingMasks(warpProj, warpFull);
+  if (!warpMasks.empty()) {
+    int64_t threads = in.numThreads();
+    auto scratchType = tile::getBufferType({threads * outRegs}, type,
+                                           tile::MemorySpace::shared);
+    Value scratch = tile::AllocOp::create(b, loc, scratchType,
+                                          "reduce_scratch");
+    Value tid = kernel.threadId();
+    Value base = arith::MulIOp::create(b, loc, tid, constIndex(b, loc, outRegs));
+    for (int64_t k = 0; k < outRegs; ++k)
+      memref::StoreOp::create(
+          b, loc, acc[k], scratch,
+          ValueRange{arith::AddIOp::create(b, loc, base, constIndex(b, loc, k))});
+    gpu::BarrierOp::create(b, loc);
+    // Every nonzero combination of the masks, in thread-id units.
+    int64_t combos = int64_t(1) << warpMasks.size();
+    for (int64_t c = 1; c < combos; ++c) {
+      int64_t warpXor = 0;
+      for (auto [i, mask] : llvm::enumerate(warpMasks))
+        if (c >> i & 1)
+          warpXor ^= mask;
+      Value other = arith::XOrIOp::create(
+          b, loc, tid, constIndex(b, loc, warpXor << laneBits));
+      Value otherBase =
+          arith::MulIOp::create(b, loc, other, constIndex(b, loc, outRegs));
+      for (int64_t k = 0; k < outRegs; ++k) {
+        Value partial = memref::LoadOp::create(
+            b, loc, scratch,
+            ValueRange{arith::AddIOp::create(b, loc, otherBase,
+                                             constIndex(b, loc, k))});
+        acc[k] = combine(b, loc, kind, acc[k], partial);
+      }
+    }
+    gpu::BarrierOp::create(b, loc);
+  }
+
+  // Into D.
+  for (int64_t k = 0; k < outRegs; ++k) {
+    Value value = acc[k];
+    if (!reduce.getClear())
+      value = combine(b, loc, kind, kernel.loadRegister(b, loc, *dst, k), value);
+    kernel.storeRegister(b, loc, *dst, k, value);
+  }
+  reduce.erase();
+  return success();
+}
+
+} // namespace
+
+LogicalResult simt::lowerReductions(KernelLowering &kernel) {
+  SmallVector<tile::ReduceOp> reduces;
+  kernel.getFunc().walk([&](tile::ReduceOp op) { reduces.push_back(op); });
+  for (tile::ReduceOp reduce : reduces)
+    if (failed(lowerReduce(kernel, reduce)))
+      return failure();
+  return success();
+}

@@ -1,0 +1,392 @@
+//===- LowerSIMT.cpp - tile-lower-simt: tile ops in kernels to SIMT code --===//
+//
+// Algorithm, per gpu.func kernel:
+//  1. Reject what this lowering does not cover (tile.gemm, tile.scan,
+//     mbarriers) with located errors.
+//  2. tile.for / tile.pipelined -> scf.for, unrolling `unroll` and
+//     `vectorized` loops with static bounds (so their induction variables
+//     are constants wherever they index registers).
+//  3. Give each fragment a register array (memref.alloca of its layout's
+//     register count) at the kernel's entry and compute, once per layout
+//     and dimension, this thread's part of the coordinates from the thread
+//     id (the layout is linear: coordinate = register part XOR thread part).
+//  4. Lower tile.parallel loops, then copies and fills, reductions, and
+//     the remaining ops (LowerParallel.cpp, LowerCopy.cpp, LowerReduce.cpp,
+//     LowerMisc.cpp), each reading the layouts recorded by
+//     tile-infer-layouts; erase the fragment allocs (an access left outside
+//     those ops is an error); lower local buffers to memref.alloca.
+// Every register index emitted is a compile-time constant, so LLVM's SROA
+// turns each register array into SSA values (no local memory).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLowering.h"
+
+#include "tilec/Passes/Passes.h"
+
+#include "mlir/IR/Matchers.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-lower-simt"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILELOWERSIMT
+#include "tilec/Passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+//===----------------------------------------------------------------------===//
+// KernelLowering
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Keeps KernelLowering's entry insertion point after the newest entry op.
+struct EntryListener : OpBuilder::Listener {
+  explicit EntryListener(Operation *&last) : last(last) {}
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint previous) override {
+    if (op->getBlock() == last->getBlock())
+      last = op;
+  }
+  Operation *&last;
+};
+} // namespace
+
+KernelLowering::KernelLowering(gpu::GPUFuncOp func, int64_t threads,
+                               const LowerOptions &options)
+    : func(func), threads(threads), options(options) {
+  OpBuilder b = OpBuilder::atBlockBegin(&func.getBody().front());
+  tid = gpu::ThreadIdOp::create(b, func.getLoc(), gpu::Dimension::x);
+  lastEntryOp = tid.getDefiningOp();
+}
+
+OpBuilder KernelLowering::entryBuilder() {
+  OpBuilder b(func.getContext());
+  b.setInsertionPointAfter(lastEntryOp);
+  return b;
+}
+
+LogicalResult KernelLowering::addFragment(tile::AllocOp alloc) {
+  Attribute attr = alloc.getLayoutAttr();
+  if (!attr)
+    return alloc.emitError() << "fragment `" << alloc.getName()
+                             << "` has no layout; run tile-infer-layouts first";
+  MemRefType type = alloc.getType();
+  std::string error;
+  std::optional<LinearLayout> linear =
+      layoutFromAttr(attr, type.getShape(), error);
+  std::optional<Layout> layout;
+  if (linear)
+    layout = Layout::get(*linear, type.getShape(), error);
+  if (layout && layout->numThreads() != threads)
+    error = "its layout spreads over " + std::to_string(layout->numThreads()) +
+            " threads but the kernel has " + std::to_string(threads);
+  if (!error.empty())
+    return alloc.emitError() << "invalid layout for fragment `"
+                             << alloc.getName() << "`: " << error;
+  Operation *last = lastEntryOp;
+  EntryListener listener(last);
+  OpBuilder b = entryBuilder();
+  b.setListener(&listener);
+  auto regsType = MemRefType::get({layout->numRegisters()},
+                                  type.getElementType());
+  Value regs = memref::AllocaOp::create(b, alloc.getLoc(), regsType);
+  lastEntryOp = last;
+  frags.push_back({alloc, Fragment{std::move(*layout), regs,
+                                   alloc.getName().str(),
+                                   type.getElementType()}});
+  return success();
+}
+
+const Fragment *KernelLowering::fragment(Value buffer) const {
+  for (const auto &entry : frags)
+    if (entry.first->getResult(0) == buffer)
+      return &entry.second;
+  return nullptr;
+}
+
+Value KernelLowering::threadCoord(const Layout &layout, size_t dim) {
+  std::vector<int64_t> key;
+  for (const auto &basis : layout.threadBases())
+    key.push_back(basis[dim]);
+  auto it = threadCoordCache.find(key);
+  if (it != threadCoordCache.end())
+    return it->second;
+
+  Operation *last = lastEntryOp;
+  EntryListener listener(last);
+  OpBuilder b = entryBuilder();
+  b.setListener(&listener);
+  Location loc = func.getLoc();
+  // Runs of thread bits that land on consecutive coordinate bits become
+  // one shift-mask-shift; anything else (zero bases aside) one term per
+  // bit. Terms on disjoint bits are ORed, others XORed.
+  Value result;
+  int64_t mask = 0;
+  auto add = [&](Value term, int64_t termMask) {
+    if (!result)
+      result = term;
+    else if ((mask & termMask) == 0)
+      result = arith::OrIOp::create(b, loc, result, term);
+    else
+      result = arith::XOrIOp::create(b, loc, result, term);
+    mask |= termMask;
+  };
+  for (size_t bit = 0; bit < key.size();) {
+    int64_t c = key[bit];
+    if (c == 0) {
+      ++bit;
+      continue;
+    }
+    size_t run = 1;
+    if (isPowerOfTwo(c))
+      while (bit + run < key.size() && key[bit + run] == (c << run))
+        ++run;
+    Value shifted = arith::ShRUIOp::create(b, loc, tid,
+                                           constIndex(b, loc, int64_t(bit)));
+    Value field = arith::AndIOp::create(
+        b, loc, shifted, constIndex(b, loc, (int64_t(1) << run) - 1));
+    Value term =
+        isPowerOfTwo(c)
+            ? Value(arith::ShLIOp::create(b, loc, field,
+                                          constIndex(b, loc, log2Exact(c))))
+            : Value(arith::MulIOp::create(b, loc, field,
+                                          constIndex(b, loc, c)));
+    add(term, isPowerOfTwo(c) ? c * ((int64_t(1) << run) - 1) : c);
+    bit += run;
+  }
+  if (!result)
+    result = constIndex(b, loc, 0);
+  lastEntryOp = last;
+  threadCoordCache[key] = result;
+  return result;
+}
+
+SmallVector<Value> KernelLowering::coords(OpBuilder &b, Location loc,
+                                          const Layout &layout, int64_t r) {
+  SmallVector<int64_t> regCoord = layout.unflatten(layout.regFlat(r));
+  SmallVector<Value> result;
+  for (size_t d = 0; d < layout.rank(); ++d) {
+    if (layout.threadMask(d) == 0) {
+      result.push_back(constIndex(b, loc, regCoord[d]));
+      continue;
+    }
+    Value thread = threadCoord(layout, d);
+    if (regCoord[d] == 0)
+      result.push_back(thread);
+    else if ((layout.registerMask(d) & layout.threadMask(d)) == 0)
+      result.push_back(arith::AddIOp::create(
+          b, loc, thread, constIndex(b, loc, regCoord[d])));
+    else
+      result.push_back(arith::XOrIOp::create(
+          b, loc, thread, constIndex(b, loc, regCoord[d])));
+  }
+  return result;
+}
+
+Value KernelLowering::loadRegister(OpBuilder &b, Location loc,
+                                   const Fragment &frag, int64_t k) {
+  return memref::LoadOp::create(b, loc, frag.registers,
+                                ValueRange{constIndex(b, loc, k)});
+}
+
+void KernelLowering::storeRegister(OpBuilder &b, Location loc,
+                                   const Fragment &frag, int64_t k,
+                                   Value value) {
+  memref::StoreOp::create(b, loc, castScalar(b, loc, value, frag.elementType),
+                          frag.registers, ValueRange{constIndex(b, loc, k)});
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+Value simt::constIndex(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+Value simt::castScalar(OpBuilder &b, Location loc, Value value, Type to) {
+  Type from = value.getType();
+  if (from == to)
+    return value;
+  auto fromFloat = dyn_cast<FloatType>(from);
+  auto toFloat = dyn_cast<FloatType>(to);
+  if (fromFloat && toFloat)
+    return fromFloat.getWidth() < toFloat.getWidth()
+               ? Value(arith::ExtFOp::create(b, loc, to, value))
+               : Value(arith::TruncFOp::create(b, loc, to, value));
+  if (from.isIndex() || to.isIndex()) {
+    if (toFloat) {
+      Value wide = arith::IndexCastOp::create(b, loc, b.getI64Type(), value);
+      return arith::SIToFPOp::create(b, loc, to, wide);
+    }
+    if (fromFloat) {
+      Value wide = arith::FPToSIOp::create(b, loc, b.getI64Type(), value);
+      return arith::IndexCastOp::create(b, loc, to, wide);
+    }
+    return arith::IndexCastOp::create(b, loc, to, value);
+  }
+  if (toFloat)
+    return arith::SIToFPOp::create(b, loc, to, value);
+  if (fromFloat)
+    return arith::FPToSIOp::create(b, loc, to, value);
+  unsigned fromWidth = from.getIntOrFloatBitWidth();
+  unsigned toWidth = to.getIntOrFloatBitWidth();
+  if (fromWidth < toWidth)
+    return fromWidth == 1 ? Value(arith::ExtUIOp::create(b, loc, to, value))
+                          : Value(arith::ExtSIOp::create(b, loc, to, value));
+  return arith::TruncIOp::create(b, loc, to, value);
+}
+
+Value simt::zeroOf(OpBuilder &b, Location loc, Type type) {
+  return arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type));
+}
+
+int64_t simt::knownDivisor(Value value) {
+  constexpr int64_t kMax = int64_t(1) << 20;
+  APInt constant;
+  if (matchPattern(value, m_ConstantInt(&constant))) {
+    int64_t c = constant.getSExtValue();
+    if (c == 0)
+      return kMax;
+    return std::min(kMax, c & -c);
+  }
+  Operation *op = value.getDefiningOp();
+  if (!op)
+    return 1;
+  if (isa<arith::MulIOp>(op))
+    return std::min(kMax, knownDivisor(op->getOperand(0)) *
+                              knownDivisor(op->getOperand(1)));
+  if (isa<arith::AddIOp, arith::SubIOp, arith::OrIOp>(op))
+    return std::min(knownDivisor(op->getOperand(0)),
+                    knownDivisor(op->getOperand(1)));
+  if (isa<arith::ShLIOp>(op)) {
+    APInt shift;
+    if (matchPattern(op->getOperand(1), m_ConstantInt(&shift)) &&
+        shift.getZExtValue() < 20)
+      return std::min(kMax, knownDivisor(op->getOperand(0))
+                                << shift.getZExtValue());
+    return 1;
+  }
+  if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
+          arith::ExtUIOp>(op))
+    return knownDivisor(op->getOperand(0));
+  return 1;
+}
+
+bool simt::isGlobalBuffer(Value buffer) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  return type && tile::isGlobal(type);
+}
+
+bool simt::isSpace(Value buffer, tile::MemorySpace space) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  return type && tile::getMemorySpace(type) == space;
+}
+
+LogicalResult simt::buildStridedLoop(
+    KernelLowering &kernel, OpBuilder &b, Location loc,
+    ArrayRef<int64_t> extents, int64_t vec,
+    function_ref<void(OpBuilder &, Location, ValueRange)> body) {
+  auto loop = tile::ParallelOp::create(b, loc, extents);
+  MLIRContext *ctx = b.getContext();
+  loop.setLoopLayoutAttr(DictionaryAttr::get(
+      ctx, {NamedAttribute(StringAttr::get(ctx, kVecKey),
+                           b.getI64IntegerAttr(vec))}));
+  OpBuilder inner = OpBuilder::atBlockTerminator(loop.getBody());
+  body(inner, loc, loop.getInductionVars());
+  return lowerParallel(kernel, loop);
+}
+
+//===----------------------------------------------------------------------===//
+// The pass
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+LogicalResult rejectUnsupported(gpu::GPUFuncOp func) {
+  WalkResult walk = func.walk([&](Operation *op) {
+    if (isa<tile::GemmOp>(op)) {
+      op->emitError("'tile.gemm' needs the tensor-core lowering, which is "
+                    "not implemented yet");
+      return WalkResult::interrupt();
+    }
+    if (isa<tile::ScanOp, tile::AllocBarrierOp>(op)) {
+      op->emitError() << "'" << op->getName()
+                      << "' is not supported by the SIMT lowering yet";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options) {
+  std::optional<int64_t> threads = kernelThreads(func);
+  if (!threads)
+    return func.emitError() << "kernel '" << func.getName()
+                            << "' has no known block size";
+  if (failed(rejectUnsupported(func)) || failed(lowerLoops(func)))
+    return failure();
+  KernelLowering kernel(func, *threads, options);
+  SmallVector<tile::AllocOp> allocs;
+  func.walk([&](tile::AllocOp alloc) {
+    if (fragmentAlloc(alloc.getResult()))
+      allocs.push_back(alloc);
+  });
+  for (tile::AllocOp alloc : allocs)
+    if (failed(kernel.addFragment(alloc)))
+      return failure();
+  SmallVector<tile::ParallelOp> loops;
+  func.walk([&](tile::ParallelOp loop) { loops.push_back(loop); });
+  for (tile::ParallelOp loop : loops)
+    if (failed(lowerParallel(kernel, loop)))
+      return failure();
+  if (failed(lowerCopiesAndFills(kernel)) || failed(lowerReductions(kernel)) ||
+      failed(lowerMisc(kernel)))
+    return failure();
+  for (auto &[allocOp, frag] : kernel.fragments()) {
+    Operation *alloc = allocOp.getOperation();
+    if (!alloc->use_empty()) {
+      Operation *user = *alloc->user_begin();
+      return user->emitError()
+             << "fragment `" << frag.name << "` is used by '"
+             << user->getName()
+             << "' outside a T.Parallel loop, copy, fill or reduction; the "
+                "SIMT lowering cannot tell which thread holds the element";
+    }
+    alloc->erase();
+  }
+  return lowerLocals(func);
+}
+
+struct TileLowerSIMT : tilec::impl::TileLowerSIMTBase<TileLowerSIMT> {
+  using TileLowerSIMTBase::TileLowerSIMTBase;
+
+  void runOnOperation() override {
+    if (assertLowering != "assert" && assertLowering != "printf") {
+      getOperation().emitError()
+          << "assert-lowering must be `assert` or `printf`, not `"
+          << assertLowering << "`";
+      return signalPassFailure();
+    }
+    LowerOptions options;
+    options.assertLowering = assertLowering;
+    options.unrollLimit = unrollLimit;
+    SmallVector<gpu::GPUFuncOp> kernels;
+    getOperation().walk([&](gpu::GPUFuncOp func) {
+      if (func.isKernel())
+        kernels.push_back(func);
+    });
+    for (gpu::GPUFuncOp func : kernels) {
+      LLVM_DEBUG(llvm::dbgs() << "lowering " << func.getName() << "\n");
+      if (failed(lowerKernel(func, options)))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace

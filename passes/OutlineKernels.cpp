@@ -1,0 +1,437 @@
+//===- OutlineKernels.cpp - tile-outline-kernels: tile.kernel -> gpu.func -===//
+//
+// Algorithm: for each func.func marked `tile.kernel`, in order, and each
+// tile.kernel it holds, in program order:
+//  1. Create `gpu.func @<func>_kernel[<i>]` in `gpu.module @tilec_kernels`
+//     whose parameters are the func's, retyped for the bare-pointer ABI:
+//     static memrefs as they are, dynamic memrefs as rank-0 memrefs (the
+//     base pointer; the kernel rebuilds the shaped view with
+//     memref.reinterpret_cast from the symbol arguments), index as i32.
+//  2. Map block indices to gpu.block_id, recompute (clone) the pure host
+//     values the body uses, clone the body, and turn tile.thread_id into
+//     gpu.thread_id and tile.use_swizzle into a block-index remap.
+//  3. Replace the tile.kernel by a gpu.launch_func passing the func's
+//     arguments (cast the same way), and record the launch data as
+//     attributes on the gpu.func and the kernel list on the func.
+// Kernels see every func argument, so the launch ABI is the prim_func's
+// parameter list whatever each kernel uses.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLayout.h"
+
+#include "tilec/Dialect/TileOps.h"
+#include "tilec/Passes/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-outline-kernels"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEOUTLINEKERNELS
+#include "tilec/Passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+constexpr StringLiteral kModuleName = "tilec_kernels";
+
+/// The kernel parameter type of a prim_func argument, or null.
+Type kernelParamType(Type type) {
+  if (auto memref = dyn_cast<MemRefType>(type)) {
+    if (memref.hasStaticShape())
+      return memref;
+    return MemRefType::get({}, memref.getElementType(), AffineMap(),
+                           memref.getMemorySpace());
+  }
+  if (type.isIndex())
+    return IntegerType::get(type.getContext(), 32);
+  if (type.isIntOrFloat())
+    return type;
+  return nullptr;
+}
+
+class Outliner {
+public:
+  Outliner(mlir::func::FuncOp func, gpu::GPUModuleOp gpuModule)
+      : func(func), gpuModule(gpuModule), ctx(func.getContext()) {}
+
+  LogicalResult run() {
+    SmallVector<tile::KernelOp> kernels;
+    func.walk<WalkOrder::PreOrder>([&](tile::KernelOp kernel) {
+      kernels.push_back(kernel);
+      return WalkResult::skip();
+    });
+    if (failed(checkSignature()))
+      return failure();
+    SmallVector<Attribute> symbols;
+    for (auto [i, kernel] : llvm::enumerate(kernels)) {
+      std::string name = (func.getName() + "_kernel").str();
+      if (kernels.size() > 1)
+        name += std::to_string(i);
+      FailureOr<gpu::GPUFuncOp> outlined = outline(kernel, name, int64_t(i));
+      if (failed(outlined))
+        return failure();
+      symbols.push_back(SymbolRefAttr::get(
+          gpuModule.getNameAttr(),
+          {FlatSymbolRefAttr::get(outlined->getNameAttr())}));
+    }
+    func->setAttr("tile.kernels", ArrayAttr::get(ctx, symbols));
+    return success();
+  }
+
+private:
+  LogicalResult checkSignature() {
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+      if (!kernelParamType(type))
+        return func.emitError() << "argument #" << i << " of type " << type
+                                << " cannot be passed to a GPU kernel";
+      auto memref = dyn_cast<MemRefType>(type);
+      if (memref && !memref.getLayout().isIdentity())
+        return func.emitError() << "argument #" << i
+                                << " must be a row-major tensor, not " << type;
+    }
+    return success();
+  }
+
+  /// The func argument that is symbol `name`, or null.
+  Value symbolArg(StringRef name) {
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      if (auto sym = func.getArgAttrOfType<StringAttr>(i, "tile.symbol"))
+        if (sym.getValue() == name)
+          return func.getArgument(i);
+    return nullptr;
+  }
+
+  /// The sizes of dynamic tensor argument `i` on the device: from its
+  /// `tile.shape` attribute (symbol names or integers), or, without one,
+  /// the only symbol argument of the func.
+  FailureOr<SmallVector<OpFoldResult>> dynamicSizes(OpBuilder &b,
+                                                    unsigned i) {
+    auto type = cast<MemRefType>(func.getArgument(i).getType());
+    SmallVector<OpFoldResult> sizes;
+    auto shape = func.getArgAttrOfType<ArrayAttr>(i, "tile.shape");
+    SmallVector<Value> symbols;
+    for (unsigned a = 0; a < func.getNumArguments(); ++a)
+      if (func.getArgAttr(a, "tile.symbol"))
+        symbols.push_back(func.getArgument(a));
+    for (auto [d, extent] : llvm::enumerate(type.getShape())) {
+      if (!ShapedType::isDynamic(extent)) {
+        sizes.push_back(b.getIndexAttr(extent));
+        continue;
+      }
+      Value symbol;
+      if (shape && d < shape.size()) {
+        if (auto name = dyn_cast<StringAttr>(shape[d]))
+          symbol = symbolArg(name.getValue());
+      } else if (symbols.size() == 1) {
+        symbol = symbols.front();
+      }
+      if (!symbol)
+        return func.emitError()
+               << "cannot tell which symbol is dimension " << d
+               << " of argument #" << i
+               << "; give the argument a `tile.shape` attribute naming "
+                  "the symbol of each dynamic dimension";
+      sizes.push_back(mapping.lookup(symbol));
+    }
+    return sizes;
+  }
+
+  /// Entry of the kernel: func arguments and block indices as device values.
+  LogicalResult mapArguments(OpBuilder &b, gpu::GPUFuncOp kernelFunc,
+                             tile::KernelOp kernel) {
+    Block &entry = kernelFunc.getBody().front();
+    Location loc = kernel.getLoc();
+    // Scalars first: dynamic shapes are built from symbols.
+    for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+      Value param = entry.getArgument(i);
+      if (arg.getType().isIndex())
+        mapping.map(arg, arith::IndexCastOp::create(b, loc, b.getIndexType(),
+                                                    param));
+      else if (!isa<MemRefType>(arg.getType()) ||
+               cast<MemRefType>(arg.getType()).hasStaticShape())
+        mapping.map(arg, param);
+    }
+    for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
+      auto type = dyn_cast<MemRefType>(arg.getType());
+      if (!type || type.hasStaticShape())
+        continue;
+      FailureOr<SmallVector<OpFoldResult>> sizes = dynamicSizes(b, i);
+      if (failed(sizes))
+        return failure();
+      // Row-major strides: the product of the sizes to the right.
+      SmallVector<OpFoldResult> strides(type.getRank());
+      OpFoldResult running = b.getIndexAttr(1);
+      for (int64_t d = type.getRank() - 1; d >= 0; --d) {
+        strides[d] = running;
+        if (d > 0)
+          running = multiply(b, loc, running, (*sizes)[d]);
+      }
+      Value param = entry.getArgument(i);
+      mapping.map(arg, memref::ReinterpretCastOp::create(
+                           b, loc, type, param, b.getIndexAttr(0), *sizes,
+                           strides));
+    }
+    static const gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
+                                          gpu::Dimension::z};
+    for (auto [d, index] : llvm::enumerate(kernel.getBlockIndices()))
+      mapping.map(index, gpu::BlockIdOp::create(b, loc, dims[d]));
+    return success();
+  }
+
+  static OpFoldResult multiply(OpBuilder &b, Location loc, OpFoldResult x,
+                               OpFoldResult y) {
+    std::optional<int64_t> cx = getConstantIntValue(x);
+    std::optional<int64_t> cy = getConstantIntValue(y);
+    if (cx && cy)
+      return b.getIndexAttr(*cx * *cy);
+    if (cx == 1)
+      return y;
+    if (cy == 1)
+      return x;
+    auto materialize = [&](OpFoldResult v) -> Value {
+      if (auto value = dyn_cast<Value>(v))
+        return value;
+      return arith::ConstantIndexOp::create(
+          b, loc, *getConstantIntValue(v));
+    };
+    return arith::MulIOp::create(b, loc, materialize(x), materialize(y))
+        .getResult();
+  }
+
+  /// Clones, into the kernel, the pure host computation of `value`.
+  LogicalResult recompute(OpBuilder &b, Value value) {
+    if (mapping.contains(value))
+      return success();
+    Operation *def = value.getDefiningOp();
+    if (!def || def->getNumRegions() != 0 || !isMemoryEffectFree(def)) {
+      Operation *user = nullptr;
+      for (Operation *u : value.getUsers())
+        user = u;
+      return (user ? user : func.getOperation())->emitError()
+             << "the kernel uses a host value that cannot be recomputed on "
+                "the device";
+    }
+    for (Value operand : def->getOperands())
+      if (failed(recompute(b, operand)))
+        return failure();
+    b.clone(*def, mapping);
+    return success();
+  }
+
+  FailureOr<gpu::GPUFuncOp> outline(tile::KernelOp kernel, StringRef name,
+                                    int64_t index) {
+    Location loc = kernel.getLoc();
+    SmallVector<Type> paramTypes;
+    for (Type type : func.getArgumentTypes())
+      paramTypes.push_back(kernelParamType(type));
+    OpBuilder b(ctx);
+    b.setInsertionPointToEnd(gpuModule.getBody());
+    auto kernelFunc = gpu::GPUFuncOp::create(
+        b, loc, name, FunctionType::get(ctx, paramTypes, {}));
+    kernelFunc->setAttr(gpu::GPUDialect::getKernelFuncAttrName(),
+                        b.getUnitAttr());
+    for (unsigned i = 0; i < func.getNumArguments(); ++i) {
+      if (DictionaryAttr attrs = func.getArgAttrDict(i))
+        for (NamedAttribute attr : attrs)
+          kernelFunc.setArgAttr(i, attr.getName(), attr.getValue());
+      if (isa<MemRefType>(func.getArgument(i).getType())) {
+        // The launch header checks 16-byte alignment; LLVM's load/store
+        // vectorizer needs both facts to form 16-byte accesses.
+        kernelFunc.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
+        kernelFunc.setArgAttr(i, "llvm.align", b.getI64IntegerAttr(16));
+      }
+    }
+    int64_t threads = kernel.getThreads();
+    kernelFunc.setKnownBlockSizeAttr(
+        b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
+    SmallVector<int32_t> grid;
+    for (Value extent : kernel.getGrid()) {
+      APInt value;
+      if (!matchPattern(extent, m_ConstantInt(&value)))
+        break;
+      grid.push_back(int32_t(value.getSExtValue()));
+    }
+    if (grid.size() == kernel.getGrid().size()) {
+      grid.resize(3, 1);
+      kernelFunc.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(grid));
+    }
+    for (NamedAttribute attr : kernel->getDiscardableAttrs())
+      kernelFunc->setAttr(attr.getName(), attr.getValue());
+    kernelFunc->setAttr("tile.threads", b.getI64IntegerAttr(threads));
+    kernelFunc->setAttr("tile.func", func.getSymNameAttr());
+    kernelFunc->setAttr("tile.launch", b.getI64IntegerAttr(index));
+    kernelFunc->setAttr("tile.dynamic_shared_bytes", b.getI64IntegerAttr(0));
+
+    // The body.
+    mapping.clear();
+    Block &entry = kernelFunc.getBody().front();
+    b.setInsertionPointToStart(&entry);
+    if (failed(mapArguments(b, kernelFunc, kernel)))
+      return failure();
+    llvm::SetVector<Value> above;
+    getUsedValuesDefinedAbove(kernel.getRegion(), above);
+    for (Value value : above)
+      if (failed(recompute(b, value)))
+        return failure();
+    for (Operation &op : kernel.getBody()->without_terminator())
+      b.clone(op, mapping);
+    gpu::ReturnOp::create(b, loc);
+    if (failed(lowerThreadIds(kernelFunc)) ||
+        failed(lowerSwizzles(kernelFunc, kernel.getGrid().size())))
+      return failure();
+
+    replaceWithLaunch(kernel, kernelFunc);
+    LLVM_DEBUG(llvm::dbgs() << "outlined " << name << "\n");
+    return kernelFunc;
+  }
+
+  static LogicalResult lowerThreadIds(gpu::GPUFuncOp kernelFunc) {
+    SmallVector<tile::ThreadIdOp> ids;
+    kernelFunc.walk([&](tile::ThreadIdOp op) { ids.push_back(op); });
+    for (tile::ThreadIdOp op : ids) {
+      OpBuilder b(op);
+      // Blocks are one-dimensional (T.Kernel's `threads`): y and z are 0.
+      Value id = op.getDim() == 0
+                     ? Value(gpu::ThreadIdOp::create(b, op.getLoc(),
+                                                     gpu::Dimension::x))
+                     : Value(arith::ConstantIndexOp::create(b, op.getLoc(), 0));
+      op.replaceAllUsesWith(id);
+      op.erase();
+    }
+    return success();
+  }
+
+  /// Panel rasterization of a 2-D grid. Blocks launch in linear order
+  /// L = by * gx + bx; `row` cuts the grid into panels of `panel` rows
+  /// (the last panel may be shorter) and numbers the blocks of a panel
+  /// column by column, so consecutive blocks stay within `panel` rows of
+  /// the output (and share the same B tiles in L2); `col` does the same
+  /// with panels of `panel` columns, numbered row by row.
+  static LogicalResult lowerSwizzles(gpu::GPUFuncOp kernelFunc,
+                                     size_t gridRank) {
+    SmallVector<tile::UseSwizzleOp> ops;
+    kernelFunc.walk([&](tile::UseSwizzleOp op) { ops.push_back(op); });
+    Value bx, by;
+    kernelFunc.walk([&](gpu::BlockIdOp id) {
+      if (id.getDimension() == gpu::Dimension::x && !bx)
+        bx = id;
+      if (id.getDimension() == gpu::Dimension::y && !by)
+        by = id;
+    });
+    for (tile::UseSwizzleOp op : ops) {
+      if (!op.getEnable() || gridRank < 2 || !bx || !by) {
+        op.erase();
+        continue;
+      }
+      if (op->getBlock() != &kernelFunc.getBody().front())
+        return op.emitError("T.use_swizzle must be at the top level of the "
+                            "kernel");
+      OpBuilder b(op);
+      Location loc = op.getLoc();
+      auto cst = [&](int64_t v) {
+        return arith::ConstantIndexOp::create(b, loc, v).getResult();
+      };
+      Value gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
+      Value gy = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+      bool rowPanels = op.getOrder() == tile::SwizzleOrder::row;
+      // Along `major` the grid is cut into panels; `minor` is walked.
+      Value majorId = rowPanels ? by : bx, minorId = rowPanels ? bx : by;
+      Value majorDim = rowPanels ? gy : gx, minorDim = rowPanels ? gx : gy;
+      Value panel = cst(op.getPanelSize());
+      Value linear = arith::AddIOp::create(
+          b, loc, arith::MulIOp::create(b, loc, by, gx), bx);
+      Value span = arith::MulIOp::create(b, loc, panel, minorDim);
+      Value p = arith::DivUIOp::create(b, loc, linear, span);
+      Value o = arith::RemUIOp::create(b, loc, linear, span);
+      Value first = arith::MulIOp::create(b, loc, p, panel);
+      Value rows = arith::MinUIOp::create(
+          b, loc, panel, arith::SubIOp::create(b, loc, majorDim, first));
+      Value newMajor = arith::AddIOp::create(
+          b, loc, first, arith::RemUIOp::create(b, loc, o, rows));
+      Value newMinor = arith::DivUIOp::create(b, loc, o, rows);
+      (void)majorId;
+      (void)minorId;
+      Value newBx = rowPanels ? newMinor : newMajor;
+      Value newBy = rowPanels ? newMajor : newMinor;
+      Block *block = op->getBlock();
+      auto after = [&](OpOperand &use) {
+        Operation *ancestor = block->findAncestorOpInBlock(*use.getOwner());
+        return ancestor && op->isBeforeInBlock(ancestor);
+      };
+      bx.replaceUsesWithIf(newBx, after);
+      by.replaceUsesWithIf(newBy, after);
+      op.erase();
+    }
+    return success();
+  }
+
+  void replaceWithLaunch(tile::KernelOp kernel, gpu::GPUFuncOp kernelFunc) {
+    OpBuilder b(kernel);
+    Location loc = kernel.getLoc();
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
+    SmallVector<Value> grid(kernel.getGrid());
+    grid.resize(3, one);
+    Value threads = arith::ConstantIndexOp::create(b, loc, kernel.getThreads());
+    SmallVector<Value> args;
+    for (auto [arg, type] :
+         llvm::zip(func.getArguments(), kernelFunc.getArgumentTypes())) {
+      if (arg.getType() == type)
+        args.push_back(arg);
+      else if (arg.getType().isIndex())
+        args.push_back(arith::IndexCastOp::create(b, loc, type, arg));
+      else
+        args.push_back(memref::ReinterpretCastOp::create(
+            b, loc, cast<MemRefType>(type), arg, b.getIndexAttr(0),
+            ArrayRef<OpFoldResult>{}, ArrayRef<OpFoldResult>{}));
+    }
+    gpu::LaunchFuncOp::create(b, loc, kernelFunc,
+                              gpu::KernelDim3{grid[0], grid[1], grid[2]},
+                              gpu::KernelDim3{threads, one, one},
+                              /*dynamicSharedMemorySize=*/Value(), args);
+    kernel.erase();
+  }
+
+  mlir::func::FuncOp func;
+  gpu::GPUModuleOp gpuModule;
+  MLIRContext *ctx;
+  IRMapping mapping;
+};
+
+struct TileOutlineKernels
+    : tilec::impl::TileOutlineKernelsBase<TileOutlineKernels> {
+  using TileOutlineKernelsBase::TileOutlineKernelsBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SmallVector<mlir::func::FuncOp> funcs;
+    for (auto func : module.getOps<mlir::func::FuncOp>())
+      if (func->hasAttr("tile.kernel"))
+        funcs.push_back(func);
+    if (funcs.empty())
+      return markAllAnalysesPreserved();
+    MLIRContext *ctx = &getContext();
+    module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                    UnitAttr::get(ctx));
+    auto gpuModule = module.lookupSymbol<gpu::GPUModuleOp>(kModuleName);
+    if (!gpuModule) {
+      OpBuilder b(ctx);
+      b.setInsertionPointToEnd(module.getBody());
+      gpuModule = gpu::GPUModuleOp::create(b, module.getLoc(), kModuleName);
+    }
+    for (mlir::func::FuncOp func : funcs)
+      if (failed(Outliner(func, gpuModule).run()))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

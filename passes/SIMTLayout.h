@@ -1,0 +1,176 @@
+//===- SIMTLayout.h - Fragment and loop layouts as the passes use them -*- C++ -*-===//
+//
+// The bridge between the layout library (LinearLayout values) and the SIMT
+// passes: the attribute form of a layout (what tile-infer-layouts writes and
+// tile-lower-simt reads), tables that answer "which register of thread t
+// holds element e" in O(1), projections (a reduction's output, a loop
+// variable subset), and a small evaluator of index expressions used to
+// check, iteration by iteration, that a thread holds every fragment element
+// its loop iterations touch.
+//
+// Coordinates are flattened row-major (last dimension least significant).
+// All extents are powers of two, so a flat index is the concatenation of
+// the coordinates' bits and XOR acts dimension by dimension: the element of
+// register r of thread t is regFlat(r) ^ threadFlat(t).
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_PASSES_SIMTLAYOUT_H
+#define TILEC_PASSES_SIMTLAYOUT_H
+
+#include "tilec/Layout/LinearLayout.h"
+
+#include "mlir/IR/Attributes.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Value.h"
+#include "mlir/IR/ValueRange.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <optional>
+#include <string>
+
+namespace tilec::simt {
+
+/// The input dimensions of every SIMT layout, in this order.
+inline constexpr llvm::StringLiteral kRegister = "register";
+inline constexpr llvm::StringLiteral kLane = "lane";
+inline constexpr llvm::StringLiteral kWarp = "warp";
+
+/// Attribute names shared by the deciding and the applying passes.
+inline constexpr llvm::StringLiteral kLayoutAttr = "layout";
+inline constexpr llvm::StringLiteral kLoopLayoutAttr = "loop_layout";
+/// Key of a strided loop layout: `{vec = N}`.
+inline constexpr llvm::StringLiteral kVecKey = "vec";
+
+/// The dictionary form of `layout` (inputs register, lane, warp; outputs
+/// dim0..dimN-1): `{lane = [array<i32: ...>, ...], register = [...], warp =
+/// [...]}`, one i32 array (one value per tile dimension) per input bit.
+mlir::DictionaryAttr layoutToAttr(mlir::MLIRContext *ctx,
+                                  const LinearLayout &layout);
+
+/// Parses the dictionary form for a tile of `shape`; on failure returns
+/// nullopt and sets `error`.
+std::optional<LinearLayout> layoutFromAttr(mlir::Attribute attr,
+                                           llvm::ArrayRef<int64_t> shape,
+                                           std::string &error);
+
+/// `{vec = N}` of a strided loop, or nullopt if `attr` is not one.
+std::optional<int64_t> stridedVec(mlir::Attribute attr);
+
+/// A validated (register, lane, warp) -> tile layout with lookup tables.
+class Layout {
+public:
+  /// Fails (setting `error`) unless `linear` has exactly the inputs
+  /// register, lane, warp (any may have size 1) and outputs dim0.. of
+  /// `shape`.
+  static std::optional<Layout> get(const LinearLayout &linear,
+                                   llvm::ArrayRef<int64_t> shape,
+                                   std::string &error);
+
+  const LinearLayout &linear() const { return lin; }
+  llvm::ArrayRef<int64_t> shape() const { return tileShape; }
+  size_t rank() const { return tileShape.size(); }
+  int64_t numRegisters() const { return int64_t(regFlats.size()); }
+  int64_t numLanes() const { return lanes; }
+  int64_t numWarps() const { return warps; }
+  /// Threads of the block = lanes * warps; thread t is lane t % lanes of
+  /// warp t / lanes.
+  int64_t numThreads() const { return int64_t(threadFlats.size()); }
+  int64_t numElements() const;
+
+  /// Flat element of register r of thread 0, and of thread t's register 0.
+  uint64_t regFlat(int64_t r) const { return regFlats[r]; }
+  uint64_t threadFlat(int64_t t) const { return threadFlats[t]; }
+  uint64_t elementAt(int64_t r, int64_t t) const {
+    return regFlats[r] ^ threadFlats[t];
+  }
+  uint64_t flatten(llvm::ArrayRef<int64_t> coord) const;
+  llvm::SmallVector<int64_t> unflatten(uint64_t flat) const;
+
+  /// The register of thread t that holds flat element e (the lowest if
+  /// several do), or -1.
+  int64_t findRegister(int64_t t, uint64_t e) const;
+
+  /// Per thread bit (lane bits, then warp bits), its coordinate vector.
+  llvm::ArrayRef<llvm::SmallVector<int64_t>> threadBases() const {
+    return threadBasisCoords;
+  }
+  /// Per dimension, the OR of every register (thread) basis along it: when
+  /// the two masks are disjoint, register part XOR thread part == sum.
+  int64_t registerMask(size_t dim) const { return regMasks[dim]; }
+  int64_t threadMask(size_t dim) const { return threadMasks[dim]; }
+
+  /// Number of low registers that hold consecutive elements of the last
+  /// dimension (register r -> last coordinate r, other coordinates 0).
+  int64_t contiguousRegisters() const;
+
+  bool operator==(const Layout &other) const {
+    return tileShape == other.tileShape && lin == other.lin;
+  }
+
+private:
+  LinearLayout lin;
+  llvm::SmallVector<int64_t> tileShape;
+  int64_t lanes = 1, warps = 1;
+  std::vector<uint64_t> regFlats, threadFlats;
+  llvm::DenseMap<uint64_t, int64_t> regOfFlat; // thread-0 element -> reg
+  llvm::SmallVector<llvm::SmallVector<int64_t>> threadBasisCoords;
+  llvm::SmallVector<int64_t> regMasks, threadMasks;
+};
+
+/// A blocked layout (library's blockedLayout) for a tile of `shape` over
+/// `threads` threads in warps of `warpSize`.
+std::optional<LinearLayout> makeBlocked(llvm::ArrayRef<int64_t> shape,
+                                        int64_t vec, int64_t threads,
+                                        int64_t warpSize, std::string &error);
+
+/// The layout of a tile whose dimension d is dimension `dims[d]` of
+/// `layout`'s tile (other dimensions dropped), with `newShape` (an entry
+/// of `dims` may be -1 for a new unit dimension). Registers that become
+/// redundant (a zero basis, or one spanned by earlier register bases) are
+/// dropped so a thread holds each element once; threads keep theirs (the
+/// result is replicated over the threads that differed only along the
+/// dropped dimensions).
+std::optional<LinearLayout> selectDims(const Layout &layout,
+                                       llvm::ArrayRef<int> dims,
+                                       llvm::ArrayRef<int64_t> newShape,
+                                       std::string &error);
+
+/// Evaluates an index expression built from integer constants, `env`
+/// values and arith integer ops; nullopt if it depends on anything else.
+/// Memoizes into `env`.
+std::optional<int64_t> evalIndex(mlir::Value value,
+                                 llvm::DenseMap<mlir::Value, int64_t> &env);
+
+/// For a loop laid out by `loop` with induction variables `ivs` and a
+/// fragment access `indices` into a buffer laid out by `frag`: the
+/// register of the fragment read/written by each loop register (the same
+/// for every thread), or nullopt with a message in `why`.
+std::optional<llvm::SmallVector<int64_t>>
+resolveRegisters(const Layout &loop, mlir::ValueRange ivs,
+                 mlir::ValueRange indices, const Layout &frag,
+                 std::string &why);
+
+/// For a reduction (or any projection) from `src` into `dst`, where dst
+/// dimension d is src dimension `dims[d]` (-1: a unit dimension): the dst
+/// register that receives each src register (the same on every thread), or
+/// nullopt with a message in `why`.
+std::optional<llvm::SmallVector<int64_t>>
+resolveProjection(const Layout &src, llvm::ArrayRef<int> dims,
+                  const Layout &dst, std::string &why);
+
+/// Threads per block of a kernel: a `tile.kernel`, or a `gpu.func` with
+/// `gpu.known_block_size` or `tile.threads`; nullopt for anything else.
+std::optional<int64_t> kernelThreads(mlir::Operation *kernel);
+
+/// The fragment buffer `value` is (a fragment `tile.alloc` result), or null.
+mlir::Operation *fragmentAlloc(mlir::Value value);
+
+/// "file:line:col" of the first file location inside `loc`, or "?".
+std::string formatLoc(mlir::Location loc);
+
+/// "[a, b, c]".
+std::string formatCoord(llvm::ArrayRef<int64_t> coord);
+
+} // namespace tilec::simt
+
+#endif // TILEC_PASSES_SIMTLAYOUT_H

@@ -1,0 +1,146 @@
+//===- SIMTLowering.h - Shared state of tile-lower-simt ---------*- C++ -*-===//
+//
+// tile-lower-simt is one pass whose op families live in separate files:
+// LowerLoops.cpp (tile.for, tile.pipelined), LowerParallel.cpp
+// (tile.parallel), LowerCopy.cpp (tile.copy, tile.fill), LowerReduce.cpp
+// (tile.reduce) and LowerMisc.cpp (barriers, atomics, printing, asserts,
+// local buffers). They share one KernelLowering per gpu.func: the thread
+// id, each fragment's layout and register array, and this thread's
+// coordinates under a layout, all created once at the kernel's entry.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_PASSES_SIMTLOWERING_H
+#define TILEC_PASSES_SIMTLOWERING_H
+
+#include "SIMTLayout.h"
+
+#include "tilec/Dialect/TileOps.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+
+#include <map>
+
+namespace tilec::simt {
+
+struct LowerOptions {
+  /// "assert" or "printf" (see the pass's option).
+  std::string assertLowering = "assert";
+  /// Strided loops with at most this many steps are unrolled.
+  int64_t unrollLimit = 16;
+};
+
+/// A fragment buffer once lowered: this thread's registers.
+struct Fragment {
+  Layout layout;
+  /// memref<numRegisters x element>, allocated at the kernel's entry and
+  /// only ever indexed by constants.
+  mlir::Value registers;
+  std::string name;
+  mlir::Type elementType;
+};
+
+class KernelLowering {
+public:
+  KernelLowering(mlir::gpu::GPUFuncOp func, int64_t threads,
+                 const LowerOptions &options);
+
+  mlir::gpu::GPUFuncOp getFunc() { return func; }
+  int64_t getThreads() const { return threads; }
+  const LowerOptions &getOptions() const { return options; }
+
+  /// gpu.thread_id x (index), created once at the entry.
+  mlir::Value threadId() const { return tid; }
+
+  /// Reads the layout of a fragment alloc and allocates its registers.
+  mlir::LogicalResult addFragment(tile::AllocOp alloc);
+  /// The lowered fragment `buffer` is, or null.
+  const Fragment *fragment(mlir::Value buffer) const;
+  /// Every fragment, by alloc.
+  llvm::MutableArrayRef<std::pair<tile::AllocOp, Fragment>> fragments() {
+    return frags;
+  }
+
+  /// This thread's coordinate along `dim` of register 0 under `layout`,
+  /// computed once at the entry from the thread id.
+  mlir::Value threadCoord(const Layout &layout, size_t dim);
+  /// This thread's coordinates of register `r` under `layout`, built at
+  /// `b`'s insertion point (thread part + a constant).
+  llvm::SmallVector<mlir::Value> coords(mlir::OpBuilder &b,
+                                        mlir::Location loc,
+                                        const Layout &layout, int64_t r);
+
+  mlir::Value loadRegister(mlir::OpBuilder &b, mlir::Location loc,
+                           const Fragment &frag, int64_t k);
+  void storeRegister(mlir::OpBuilder &b, mlir::Location loc,
+                     const Fragment &frag, int64_t k, mlir::Value value);
+
+  /// A builder inserting at the kernel's entry, after what is there.
+  mlir::OpBuilder entryBuilder();
+
+private:
+  mlir::gpu::GPUFuncOp func;
+  int64_t threads;
+  const LowerOptions &options;
+  mlir::Value tid;
+  /// The last op created at the entry; new entry ops go after it.
+  mlir::Operation *lastEntryOp = nullptr;
+  std::vector<std::pair<tile::AllocOp, Fragment>> frags;
+  /// Thread parts, keyed by the thread bases' components along one dim.
+  std::map<std::vector<int64_t>, mlir::Value> threadCoordCache;
+};
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the families
+//===----------------------------------------------------------------------===//
+
+mlir::Value constIndex(mlir::OpBuilder &b, mlir::Location loc, int64_t v);
+
+/// Converts a scalar between integer and float types (ext/trunc, int<->fp);
+/// `value` itself when the types agree.
+mlir::Value castScalar(mlir::OpBuilder &b, mlir::Location loc,
+                       mlir::Value value, mlir::Type to);
+
+/// The zero of an integer, index or float type.
+mlir::Value zeroOf(mlir::OpBuilder &b, mlir::Location loc, mlir::Type type);
+
+/// The largest power of two (up to 2^20) known to divide `value`: 2^20 for
+/// 0, from constants, products, sums and shifts; 1 when unknown.
+int64_t knownDivisor(mlir::Value value);
+
+/// True for a memref without memory space (a global tensor).
+bool isGlobalBuffer(mlir::Value buffer);
+bool isSpace(mlir::Value buffer, tile::MemorySpace space);
+
+/// Builds `tile.parallel` over `extents` with a strided `{vec = vec}`
+/// layout and a body filled by `body(builder, loc, ivs)`, and lowers it.
+mlir::LogicalResult buildStridedLoop(
+    KernelLowering &kernel, mlir::OpBuilder &b, mlir::Location loc,
+    llvm::ArrayRef<int64_t> extents, int64_t vec,
+    llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
+                            mlir::ValueRange)>
+        body);
+
+//===----------------------------------------------------------------------===//
+// The families, in the order the pass runs them
+//===----------------------------------------------------------------------===//
+
+/// tile.for and tile.pipelined to scf.for (unrolled where asked and static).
+mlir::LogicalResult lowerLoops(mlir::gpu::GPUFuncOp func);
+/// One tile.parallel, by its loop_layout.
+mlir::LogicalResult lowerParallel(KernelLowering &kernel,
+                                  tile::ParallelOp loop);
+/// tile.copy and tile.fill.
+mlir::LogicalResult lowerCopiesAndFills(KernelLowering &kernel);
+/// tile.reduce.
+mlir::LogicalResult lowerReductions(KernelLowering &kernel);
+/// tile.barrier, tile.atomic_add, tile.print, tile.device_assert,
+/// tile.annotate_layout; unsupported ops get an error.
+mlir::LogicalResult lowerMisc(KernelLowering &kernel);
+/// Local buffers to memref.alloca (after every other family, which tell
+/// local buffers apart by their memory space).
+mlir::LogicalResult lowerLocals(mlir::gpu::GPUFuncOp func);
+
+} // namespace tilec::simt
+
+#endif // TILEC_PASSES_SIMTLOWERING_H

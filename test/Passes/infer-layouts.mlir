@@ -1,0 +1,208 @@
+// tile-infer-layouts: which layout each fragment and each T.Parallel loop
+// gets, with 64 threads in warps of 32 (lane bits 0-4, warp bit 5 of the
+// thread id). Layouts print as {lane, register, warp} lists of bases, one
+// i32 array (one value per tile dimension) per input bit.
+// RUN: tilec-opt %s -split-input-file -tile-infer-layouts -verify-diagnostics | FileCheck %s
+
+// A fragment copied from an f16 tensor: blocked, 8 contiguous elements
+// (16 bytes) per thread along the last dimension, lanes next along it, the
+// warp on the row. The reduction's output keeps the threads' rows and
+// drops the columns (replicated over the 32 lanes); the 2-D loop takes the
+// layout of `row`, the 1-D loop that of `row_sum`.
+// CHECK-LABEL: func.func @softmax_like
+// CHECK: tile.alloc "row" {layout = {lane = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>, array<i32: 0, 128>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 4>], warp = [array<i32: 1, 0>]}}
+// CHECK: tile.alloc "row_max" {layout = {lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], register = [], warp = [array<i32: 1>]}}
+// CHECK: tile.alloc "row_sum" {layout = {lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], register = [], warp = [array<i32: 1>]}}
+// CHECK: tile.parallel ({{.*}}) in [2, 256] attributes {loop_layout = {lane = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>, array<i32: 0, 128>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 4>], warp = [array<i32: 1, 0>]}}
+// CHECK: tile.parallel ({{.*}}) in [2] attributes {loop_layout = {lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], register = [], warp = [array<i32: 1>]}}
+func.func @softmax_like(%X: memref<64x256xf16>, %Y: memref<64x256xf16>) attributes {tile.kernel} {
+  %c32 = arith.constant 32 : index
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  tile.kernel blocks(%bx) in (%c32) threads(64) {
+    %row = tile.alloc "row" : memref<2x256xf32, #tile.space<fragment>>
+    %row_max = tile.alloc "row_max" : memref<2xf32, #tile.space<fragment>>
+    %row_sum = tile.alloc "row_sum" : memref<2xf32, #tile.space<fragment>>
+    %m0 = arith.muli %bx, %c2 : index
+    tile.copy %X[%m0, %c0] [2, 256] to %row[%c0, %c0] [2, 256] : memref<64x256xf16>, memref<2x256xf32, #tile.space<fragment>>
+    tile.reduce max %row -> %row_max dim(1) : memref<2x256xf32, #tile.space<fragment>> -> memref<2xf32, #tile.space<fragment>>
+    tile.parallel (%i, %j) in [2, 256] {
+      %x = memref.load %row[%i, %j] : memref<2x256xf32, #tile.space<fragment>>
+      %m = memref.load %row_max[%i] : memref<2xf32, #tile.space<fragment>>
+      %d = arith.subf %x, %m : f32
+      %e = math.exp2 %d : f32
+      memref.store %e, %row[%i, %j] : memref<2x256xf32, #tile.space<fragment>>
+    }
+    tile.reduce sum %row -> %row_sum dim(1) : memref<2x256xf32, #tile.space<fragment>> -> memref<2xf32, #tile.space<fragment>>
+    tile.parallel (%i) in [2] {
+      %s = memref.load %row_sum[%i] : memref<2xf32, #tile.space<fragment>>
+      %one = arith.constant 1.0 : f32
+      %r = arith.divf %one, %s : f32
+      memref.store %r, %row_sum[%i] : memref<2xf32, #tile.space<fragment>>
+    }
+    tile.copy %row[%c0, %c0] [2, 256] to %Y[%m0, %c0] [2, 256] : memref<2x256xf32, #tile.space<fragment>>, memref<64x256xf16>
+  }
+  return
+}
+
+// -----
+
+// No copy anchors `sq`: the first loop writing it gets a fresh blocked
+// layout with vectors sized for the f16 tensor it reads, cut to 4 so that
+// all 64 threads get work (2 x 128 elements); `sq` takes it. The reduction
+// with a kept unit dimension ([2, 1]) collapses the columns to extent 1.
+// A later loop indexing `rstd` with its row only gets its own layout and
+// `rstd` is held where it needs it.
+// CHECK-LABEL: func.func @fresh_loop
+// CHECK: tile.alloc "sq" {layout = {lane = [array<i32: 0, 4>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 1, 0>]}}
+// CHECK: tile.alloc "sq_sum" {layout = {lane = [array<i32: 0, 0>, array<i32: 0, 0>, array<i32: 0, 0>, array<i32: 0, 0>, array<i32: 0, 0>], register = [], warp = [array<i32: 1, 0>]}}
+// CHECK: tile.parallel ({{.*}}) in [2, 128] attributes {loop_layout = {lane = [array<i32: 0, 4>, {{.*}}], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 1, 0>]}}
+// CHECK: tile.parallel ({{.*}}) in [2, 128] attributes {loop_layout = {lane = [array<i32: 0, 4>, {{.*}}], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 1, 0>]}}
+func.func @fresh_loop(%X: memref<64x128xf16>, %Y: memref<64x128xf16>) attributes {tile.kernel} {
+  %c32 = arith.constant 32 : index
+  %c2 = arith.constant 2 : index
+  tile.kernel blocks(%bx) in (%c32) threads(64) {
+    %sq = tile.alloc "sq" : memref<2x128xf32, #tile.space<fragment>>
+    %sq_sum = tile.alloc "sq_sum" : memref<2x1xf32, #tile.space<fragment>>
+    %row0 = arith.muli %bx, %c2 : index
+    tile.parallel (%i, %j) in [2, 128] {
+      %r = arith.addi %row0, %i : index
+      %x = memref.load %X[%r, %j] : memref<64x128xf16>
+      %xf = arith.extf %x : f16 to f32
+      %x2 = arith.mulf %xf, %xf : f32
+      memref.store %x2, %sq[%i, %j] : memref<2x128xf32, #tile.space<fragment>>
+    }
+    tile.reduce sum %sq -> %sq_sum dim(1) : memref<2x128xf32, #tile.space<fragment>> -> memref<2x1xf32, #tile.space<fragment>>
+    tile.parallel (%i, %j) in [2, 128] {
+      %c0 = arith.constant 0 : index
+      %s = memref.load %sq_sum[%i, %c0] : memref<2x1xf32, #tile.space<fragment>>
+      %r = arith.addi %row0, %i : index
+      %y = arith.truncf %s : f32 to f16
+      memref.store %y, %Y[%r, %j] : memref<64x128xf16>
+    }
+  }
+  return
+}
+
+// -----
+
+// Loops over global memory only are strided: 4 f32 (16 bytes) per thread
+// and step; 6 f32 elements per row allow only 2; a tiny loop gets 1.
+// CHECK-LABEL: func.func @strided
+// CHECK: tile.parallel ({{.*}}) in [1024] attributes {loop_layout = {vec = 4 : i64}}
+// CHECK: tile.parallel ({{.*}}) in [100, 6] attributes {loop_layout = {vec = 2 : i64}}
+// CHECK: tile.parallel ({{.*}}) in [3] attributes {loop_layout = {vec = 1 : i64}}
+func.func @strided(%A: memref<1024xf32>, %B: memref<100x6xf32>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %one = arith.constant 1.0 : f32
+    tile.parallel (%i) in [1024] {
+      memref.store %one, %A[%i] : memref<1024xf32>
+    }
+    tile.parallel (%i, %j) in [100, 6] {
+      memref.store %one, %B[%i, %j] : memref<100x6xf32>
+    }
+    tile.parallel (%i) in [3] {
+      memref.store %one, %A[%i] : memref<1024xf32>
+    }
+  }
+  return
+}
+
+// -----
+
+// A layout set by hand (here: lanes along rows, registers along columns)
+// is kept and the loop indexing the fragment takes it; a fragment only
+// filled gets the default blocked layout (4 f32 per thread).
+// CHECK-LABEL: func.func @pinned
+// CHECK: tile.alloc "acc" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 32, 0>]}}
+// CHECK: tile.alloc "ones" {layout = {lane = [array<i32: 4>, array<i32: 8>, array<i32: 16>, array<i32: 32>, array<i32: 64>], register = [array<i32: 1>, array<i32: 2>], warp = [array<i32: 128>]}}
+// CHECK: loop_layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 32, 0>]}
+func.func @pinned() attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %acc = tile.alloc "acc" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 32, 0>]}} : memref<64x4xf32, #tile.space<fragment>>
+    %ones = tile.alloc "ones" : memref<256xf32, #tile.space<fragment>>
+    %one = arith.constant 1.0 : f32
+    tile.fill %ones, %one : memref<256xf32, #tile.space<fragment>>, f32
+    tile.parallel (%i, %j) in [64, 4] {
+      memref.store %one, %acc[%i, %j] : memref<64x4xf32, #tile.space<fragment>>
+    }
+  }
+  return
+}
+
+// -----
+
+// T.annotate_layout pins a fragment like a `layout` attribute.
+// CHECK-LABEL: func.func @annotated
+// CHECK: tile.alloc "v" {layout = {lane = [array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>, array<i32: 32>], register = [array<i32: 1>], warp = [array<i32: 0>]}}
+func.func @annotated(%G: memref<64xf32>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %v = tile.alloc "v" : memref<64xf32, #tile.space<fragment>>
+    tile.annotate_layout %v layout({lane = [array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>, array<i32: 32>], register = [array<i32: 1>], warp = [array<i32: 0>]}) : memref<64xf32, #tile.space<fragment>>
+    tile.copy %G[%c0] [64] to %v[%c0] [64] : memref<64xf32>, memref<64xf32, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @conflict(%G: memref<64xf32>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %a = tile.alloc "a" : memref<64xf32, #tile.space<fragment>>
+    // expected-note @below {{`b` got its layout here}}
+    %b = tile.alloc "b" {layout = {lane = [array<i32: 2>, array<i32: 1>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [], warp = [array<i32: 32>]}} : memref<64xf32, #tile.space<fragment>>
+    // expected-note @below {{`a` got its layout here}}
+    tile.copy %G[%c0] [64] to %a[%c0] [64] : memref<64xf32>, memref<64xf32, #tile.space<fragment>>
+    // expected-error-re @below {{layout conflict: fragment `b` (laid out by pinned at {{.*}}infer-layouts.mlir:{{[0-9]+}}:{{[0-9]+}}) does not match this T.Parallel loop, laid out like fragment `a` (by the copy at {{.*}}infer-layouts.mlir:{{[0-9]+}}:{{[0-9]+}}): thread 1 runs iteration [1] but does not hold element [1]}}
+    tile.parallel (%i) in [64] {
+      %x = memref.load %a[%i] : memref<64xf32, #tile.space<fragment>>
+      // expected-note @below {{the access}}
+      memref.store %x, %b[%i] : memref<64xf32, #tile.space<fragment>>
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @gemm(%A: memref<64x64xf16>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc "A_shared" : memref<64x32xf16, #tile.space<shared>>
+    %Bs = tile.alloc "B_shared" : memref<32x64xf16, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
+    // expected-error @below {{'tile.gemm' needs the tensor-core lowering, which is not implemented yet}}
+    tile.gemm %As, %Bs, %C : memref<64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @not_power_of_two(%G: memref<96xf32>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %a = tile.alloc "a" : memref<96xf32, #tile.space<fragment>>
+    // expected-error @below {{fragment `a` has shape [96]; the SIMT lowering needs power-of-two extents}}
+    tile.copy %G[%c0] [96] to %a[%c0] [96] : memref<96xf32>, memref<96xf32, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @bad_layout() attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    // expected-error @below {{invalid layout for fragment `a`: the layout spreads over 32 threads but the kernel has 64}}
+    %a = tile.alloc "a" {layout = {lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [array<i32: 32>], warp = []}} : memref<64xf32, #tile.space<fragment>>
+  }
+  return
+}

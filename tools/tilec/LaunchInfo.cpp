@@ -1,0 +1,117 @@
+//===- LaunchInfo.cpp - What the launch header needs, read from the IR ----===//
+
+#include "LaunchInfo.h"
+
+#include "tilec/Dialect/TileDialect.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+
+using namespace mlir;
+
+namespace tilec {
+
+static std::string dtypeName(Type t) {
+  if (t.isF16()) return "float16";
+  if (t.isBF16()) return "bfloat16";
+  if (t.isF32()) return "float32";
+  if (t.isF64()) return "float64";
+  if (isa<Float8E4M3FNType>(t)) return "float8_e4m3";
+  if (isa<Float8E5M2Type>(t)) return "float8_e5m2";
+  if (t.isInteger(1)) return "bool";
+  if (t.isInteger(8)) return "int8";
+  if (t.isInteger(16)) return "int16";
+  if (t.isInteger(32)) return "int32";
+  if (t.isInteger(64)) return "int64";
+  return "";
+}
+
+LogicalResult collectLaunchInfo(ModuleOp module,
+                                const std::vector<KernelResources> &resources,
+                                header::Unit &unit) {
+  // gpu.func kernels by name.
+  llvm::StringMap<gpu::GPUFuncOp> kernels;
+  module.walk([&](gpu::GPUFuncOp f) {
+    if (f.isKernel())
+      kernels[f.getName()] = f;
+  });
+  for (func::FuncOp func : module.getOps<func::FuncOp>()) {
+    if (!func->hasAttr(tile::TileDialect::getKernelFuncAttrName()))
+      continue;
+    header::Function fn;
+    fn.name = func.getName().str();
+    if (auto loc = dyn_cast<FileLineColLoc>(func.getLoc()))
+      fn.location = (loc.getFilename().str() + ":" + std::to_string(loc.getLine()));
+    for (unsigned k = 0; k < func.getNumArguments(); ++k) {
+      header::Param p;
+      Type t = func.getArgument(k).getType();
+      auto name = func.getArgAttrOfType<StringAttr>(k, "tile.name");
+      auto symbol = func.getArgAttrOfType<StringAttr>(k, "tile.symbol");
+      if (auto mt = dyn_cast<MemRefType>(t)) {
+        p.kind = header::Param::Kind::Tensor;
+        p.dtype = dtypeName(mt.getElementType());
+        if (auto shape = func.getArgAttrOfType<ArrayAttr>(k, "tile.shape")) {
+          for (Attribute d : shape)
+            p.shape.push_back(cast<StringAttr>(d).str());
+        } else {
+          for (int64_t d : mt.getShape())
+            p.shape.push_back(std::to_string(d));
+        }
+      } else if (symbol) {
+        p.kind = header::Param::Kind::Symbol;
+        p.dtype = "int32";
+      } else {
+        p.kind = header::Param::Kind::Scalar;
+        p.dtype = dtypeName(t);
+      }
+      p.name = symbol ? symbol.str() : name ? name.str() : "arg" + std::to_string(k);
+      if (p.dtype.empty())
+        return func.emitError() << "parameter `" << p.name
+                                << "` has a type the launch header cannot "
+                                   "pass: "
+                                << t;
+      fn.params.push_back(std::move(p));
+    }
+    auto launched = func->getAttrOfType<ArrayAttr>("tile.kernels");
+    if (!launched)
+      return func.emitError() << "internal: prim_func `" << fn.name
+                              << "` has no `tile.kernels` after lowering";
+    for (Attribute a : launched) {
+      StringRef entry;
+      if (auto ref = dyn_cast<SymbolRefAttr>(a))
+        entry = ref.getLeafReference().getValue();
+      else if (auto str = dyn_cast<StringAttr>(a))
+        entry = str.getValue();
+      auto it = kernels.find(entry);
+      if (it == kernels.end())
+        return func.emitError() << "internal: kernel `" << entry
+                                << "` is missing after lowering";
+      gpu::GPUFuncOp k = it->second;
+      header::KernelLaunch launch;
+      launch.entry = entry.str();
+      if (auto grid = k->getAttrOfType<ArrayAttr>("tile.grid_host"))
+        for (unsigned d = 0; d < grid.size() && d < 3; ++d)
+          launch.grid[d] = cast<StringAttr>(grid[d]).str();
+      if (auto threads = k->getAttrOfType<IntegerAttr>("tile.threads"))
+        launch.block = {unsigned(threads.getInt()), 1, 1};
+      if (auto shared =
+              k->getAttrOfType<IntegerAttr>("tile.dynamic_shared_bytes"))
+        launch.dynamicSharedBytes = unsigned(shared.getInt());
+      for (unsigned p = 0; p < fn.params.size(); ++p)
+        launch.args.push_back(header::KernelArg::ofParam(p));
+      for (const KernelResources &r : resources)
+        if (r.name == entry) {
+          launch.resources.registers = r.registers;
+          launch.resources.spillStoreBytes = r.spillStoreBytes;
+          launch.resources.spillLoadBytes = r.spillLoadBytes;
+          launch.resources.stackBytes = r.stackBytes;
+          launch.resources.staticSharedBytes = r.sharedBytes;
+        }
+      fn.kernels.push_back(std::move(launch));
+    }
+    unit.functions.push_back(std::move(fn));
+  }
+  return success();
+}
+
+} // namespace tilec
