@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, from the repository root, with bench/.out carried:
+# builds the harness with nvcc against the generated headers, checks and
+# times every kernel, runs compute-sanitizer once, times PyTorch eager and
+# torch.compile in the same run, and prints the table last.
+set -uo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+out=bench/.out
+log=${OUT:-/tmp}
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
+nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fopenmp \
+  -I bench/harness -I "$out" bench/harness/main.cu -lcuda -o "$out/harness" || exit 1
+"$out/harness" | tee "$log/harness.jsonl"
+echo "== compute-sanitizer memcheck (small instances)"
+compute-sanitizer --tool memcheck --error-exitcode 3 "$out/harness" --quick >"$log/sanitizer.txt" 2>&1
+echo "compute-sanitizer exit code: $? ($(grep -c 'ERROR SUMMARY: 0 errors' "$log/sanitizer.txt") clean summary)"
+tail -n 3 "$log/sanitizer.txt"
+python3 bench/torch_baselines.py 2>"$log/torch.err" | tee "$log/torch.jsonl"
+echo "== results"
+python3 bench/report.py "$log/harness.jsonl" "$log/torch.jsonl" | tee "$log/table.md"
