@@ -273,8 +273,14 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
       if (k == p.name && !text)
         text = &v;
     if (text) {
-      args.keywords.push_back(
-          {p.name.str(), Arg{sema::parseDefineValue(*text), p.nameRange}});
+      std::optional<Value> v = sema::parseDefineValue(*text);
+      if (!v) {
+        error(SMLoc(), "value `" + *text + "` for parameter `" + p.name +
+                           "` is not a Python literal (a number, True/False, "
+                           "a string, or a tuple/list of these)");
+        return failure();
+      }
+      args.keywords.push_back({p.name.str(), Arg{*v, p.nameRange}});
       continue;
     }
     if (p.defaultValue) {
@@ -334,10 +340,15 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
     return failure();
   lastInstance = *result;
   if (!result->is(Value::Function) || !result->getFunction().isPrimFunc) {
-    error(factory.getNameRange(),
+    bool hasReturn = lastReturnRange.isValid();
+    error(hasReturn ? lastReturnRange : factory.getNameRange(),
           "kernel factory `" + factory.getName() +
               "` must return its @T.prim_func, but returned `" +
               result->repr() + "`");
+    if (hasReturn)
+      note(factory.getNameRange().Start, "kernel factory `" +
+                                             factory.getName() +
+                                             "` defined here");
     return failure();
   }
   sema::FunctionObject &prim = result->getFunction();
@@ -497,6 +508,7 @@ FailureOr<Value> Elaborator::callFunction(sema::FunctionObject &fn,
   --callDepth;
   if (flow == Flow::Error || hadError)
     return failure();
+  lastReturnRange = frame.returnRange;
   return frame.returnValue;
 }
 
@@ -535,6 +547,7 @@ Flow Elaborator::execStmt(const ast::Stmt &stmt, Frame &frame) {
       if (failed(v))
         return Flow::Error;
       frame.returnValue = *v;
+      frame.returnRange = r.getValue()->getRange();
     } else {
       frame.returnValue = Value::none();
     }
@@ -610,9 +623,7 @@ Flow Elaborator::execImport(const ast::Stmt &stmt, Frame &frame) {
     if (mod == "tilelang.language")
       return Value::builtin("T");
     if (mod == "tilelang" || mod == "math" || mod == "itertools" ||
-        mod == "functools" || mod == "typing")
-      return Value::builtin(mod.str());
-    if (mod.starts_with("tilelang."))
+        mod == "tilelang.layout" || mod == "tilelang.autotuner")
       return Value::builtin(mod.str());
     StringRef top = mod.split('.').first;
     if (top == "torch" || top == "numpy" || top == "triton" ||
@@ -621,7 +632,8 @@ Flow Elaborator::execImport(const ast::Stmt &stmt, Frame &frame) {
                    "kernels only; remove it (see docs/porting.md)");
     else
       error(range, "module `" + mod + "` is not available in .tile files "
-                   "(only tilelang, tilelang.language, math and itertools)");
+                   "(only tilelang, tilelang.language, tilelang.layout, "
+                   "tilelang.autotuner, math and itertools)");
     return std::nullopt;
   };
   if (auto *imp = llvm::dyn_cast<ast::ImportStmt>(&stmt)) {
@@ -654,6 +666,15 @@ Flow Elaborator::execImport(const ast::Stmt &stmt, Frame &frame) {
     return Flow::Error;
   }
   for (const ast::ImportAlias &a : from.getNames()) {
+    if (std::optional<llvm::ArrayRef<StringRef>> known =
+            moduleNames(mod->getBuiltin());
+        known && !llvm::is_contained(*known, StringRef(a.name))) {
+      std::string best = closestName(a.name, *known);
+      error(a.nameRange, "cannot import `" + a.name + "` from `" +
+                             from.getModule() + "`" +
+                             (best.empty() ? "" : "; did you mean `" + best + "`?"));
+      return Flow::Error;
+    }
     std::string qualified = mod->getBuiltin() + "." + a.name;
     Value v = Value::builtin(qualified);
     if (qualified == "tilelang.language")
@@ -670,6 +691,18 @@ Flow Elaborator::execFunctionDef(const ast::FunctionDefStmt &def,
   fn->def = &def;
   fn->closure = frame.scope;
   for (const ast::ExprPtr &d : def.getDecorators()) {
+    std::string dname = decoratorName(d.get());
+    StringRef dref = dname;
+    if ((dref.starts_with("tilelang.") || dref.starts_with("T.")) &&
+        !llvm::is_contained({"tilelang.jit", "tilelang.autotune",
+                             "tilelang.autotuner.autotune", "T.prim_func",
+                             "T.macro"},
+                            dref)) {
+      error(d->getRange(), "unknown decorator `" + dname +
+                               "`: .tile files accept @tilelang.jit, "
+                               "@tilelang.autotune, @T.prim_func and @T.macro");
+      return Flow::Error;
+    }
     FailureOr<Value> dv = eval(*d, frame);
     if (failed(dv))
       return Flow::Error;
@@ -880,8 +913,11 @@ Flow Elaborator::execAssert(const ast::AssertStmt &s, Frame &frame) {
   }
   if (c->isConstant()) {
     if (!c->truthy()) {
-      error(s.getTest()->getRange(),
-            "assertion failed" + (msg.empty() ? Twine("") : Twine(": ") + msg));
+      SMRange r = s.getTest()->getRange();
+      StringRef text(r.Start.getPointer(),
+                     r.End.getPointer() - r.Start.getPointer());
+      error(r, "assertion failed: " +
+                   (msg.empty() ? "`" + text.str() + "`" : msg));
       return Flow::Error;
     }
     return Flow::Normal;

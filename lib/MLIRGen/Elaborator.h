@@ -43,6 +43,7 @@ public:
   Binding *lookupLocal(llvm::StringRef name);
   void bind(llvm::StringRef name, Binding b) { vars[name] = std::move(b); }
   llvm::StringMap<Binding> &getVars() { return vars; }
+  Scope *getParent() const { return parent.get(); }
 
 private:
   std::shared_ptr<Scope> parent;
@@ -65,6 +66,13 @@ using sema::Value;
 
 
 
+/// The names a compile-time module (`T`, `tilelang`, `math`, ...) provides;
+/// nullopt for a module whose names are not checked.
+std::optional<llvm::ArrayRef<llvm::StringRef>> moduleNames(llvm::StringRef module);
+/// The candidate closest to `name` by edit distance, or "" if none is close.
+std::string closestName(llvm::StringRef name,
+                        llvm::ArrayRef<llvm::StringRef> candidates);
+
 /// How a statement ended.
 enum class Flow { Normal, Break, Continue, Return, Error };
 
@@ -73,6 +81,8 @@ struct Frame {
   std::shared_ptr<Scope> scope;
   Value returnValue;
   llvm::StringRef functionName;
+  /// The returned expression, for messages about what a function returned.
+  llvm::SMRange returnRange = {};
 };
 
 /// An argument at a call site.
@@ -260,6 +270,8 @@ public:
   bool instantiating = false;
   /// The prim_func the last instantiation returned.
   Value lastInstance;
+  /// Where the last completed function call returned from.
+  llvm::SMRange lastReturnRange;
   /// Factories the file instantiated itself at the top level.
   llvm::SmallPtrSet<const ast::FunctionDefStmt *, 4> instantiatedAtTopLevel;
 };

@@ -807,24 +807,18 @@ FailureOr<Value> Elaborator::evalName(const ast::NameExpr &e, Frame &frame) {
   }
   if (isPythonBuiltin(name))
     return Value::builtin(("py." + name).str());
-  // Suggest a close name from the visible scopes.
-  std::string best;
-  unsigned bestDist = 3;
-  std::vector<std::string> candidates;
-  for (Scope *s = frame.scope.get(); s;) {
+  // Suggest a close name from every visible scope and the built-ins.
+  std::vector<std::string> names;
+  for (Scope *s = frame.scope.get(); s; s = s->getParent())
     for (auto &entry : s->getVars())
-      candidates.push_back(entry.getKey().str());
-    Binding *dummy = nullptr;
-    (void)dummy;
-    break; // parent scopes are not reachable from here without API; good enough
-  }
-  for (const std::string &c : candidates) {
-    unsigned d = StringRef(c).edit_distance(name, true, bestDist);
-    if (d < bestDist) {
-      bestDist = d;
-      best = c;
-    }
-  }
+      if (!entry.getKey().starts_with("__"))
+        names.push_back(entry.getKey().str());
+  for (StringRef b : {"range", "min", "max", "abs", "len", "int", "float",
+                      "bool", "str", "tuple", "list", "sum", "enumerate",
+                      "zip", "round"})
+    names.push_back(b.str());
+  std::vector<StringRef> refs(names.begin(), names.end());
+  std::string best = closestName(name, refs);
   error(e.getRange(), "name `" + name + "` is not defined" +
                           (best.empty() ? "" : "; did you mean `" + best + "`?"));
   return failure();
@@ -1150,6 +1144,18 @@ FailureOr<Value> Elaborator::evalAttribute(const ast::AttributeExpr &e,
         return Value::dtype(*dt);
       if (attr == "float8_e4m3fn" || attr == "float8_e4m3")
         return Value::dtype(DType::Float8E4M3);
+    }
+    if (std::optional<llvm::ArrayRef<StringRef>> known =
+            moduleNames(base->getBuiltin());
+        known && !llvm::is_contained(*known, attr)) {
+      std::string shown = base->getBuiltin() == "T" ? "T" : base->getBuiltin();
+      std::string best = closestName(attr, *known);
+      error(e.getAttrRange(),
+            "`" + shown + "." + attr + "` is not " +
+                (base->getBuiltin() == "T" ? Twine("a TileLang primitive")
+                                           : "defined in `" + shown + "`") +
+                (best.empty() ? "" : "; did you mean `" + shown + "." + best + "`?"));
+      return failure();
     }
     if (base->getBuiltin() == "math") {
       if (attr == "pi")

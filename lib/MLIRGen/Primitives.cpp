@@ -92,13 +92,16 @@ FailureOr<Value> Elaborator::allocate(MemScope scope, CallArgs &args) {
   if (!shape || shape->empty()) {
     bool symbolic = shapeArg.value.isSequence() &&
                     llvm::any_of(shapeArg.value.getElements(), [](const Value &d) {
-                      return d.is(Value::Symbol) || d.is(Value::Runtime);
+                      return d.is(Value::Symbol);
                     });
-    error(shapeArg.range, "shape of `" + args.callee + "` must be " +
-                              (symbolic ? "known at compile time, not a "
-                                          "runtime dimension"
-                                        : "a tuple of integers") +
-                              ", got `" + shapeArg.value.repr() + "`");
+    bool runtime = shapeArg.value.isSequence() &&
+                   !shapeArg.value.isConstant();
+    error(shapeArg.range,
+          "shape of `" + args.callee + "` must be " +
+              (symbolic ? "known at compile time, not a T.dynamic dimension"
+               : runtime ? "known at compile time"
+                         : "a tuple of integers") +
+              ", got `" + shapeArg.value.repr() + "`");
     return failure();
   }
   SmallVector<int64_t> dims;
@@ -350,6 +353,15 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     if (failed(b))
       return failure();
     const Value &x = (*b)[0]->value, &y = (*b)[1]->value;
+    for (const Arg *a : {&*(*b)[0], &*(*b)[1]}) {
+      const Value &v = a->value;
+      bool intLike = v.isIntLike() || v.is(Value::Symbol) ||
+                     (v.is(Value::Runtime) && !v.getRuntime().dtype.isFloat());
+      if (!intLike) {
+        error(a->range, "`T.ceildiv` needs integers, got `" + v.repr() + "`");
+        return failure();
+      }
+    }
     if (x.isIntLike() && y.isIntLike()) {
       if (y.getInt() == 0) {
         error((*b)[1]->range, "`T.ceildiv` by zero");
@@ -1320,6 +1332,19 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     return wrapRuntime(r, t, false);
   }
 
+  static const char *kNotYet[] = {
+      "T.barrier_arrive", "T.mbarrier_wait_parity", "T.mbarrier_arrive",
+      "T.cp_async_barrier_noinc", "T.atomic_max", "T.atomic_min",
+      "T.atomic_load", "T.atomic_store", "T.reduce_bitand", "T.reduce_bitor",
+      "T.reduce_bitxor", "T.alloc_reducer", "T.finalize_reducer",
+      "T.alloc_tmem", "T.tcgen05_gemm", "T.set_max_nreg", "T.ws", "T.attr",
+      "T.call_extern", "T.StridedTensor", "T.view", "T.reshape",
+      "T.annotate_l2_hit_ratio", "T.no_set_max_nreg"};
+  if (llvm::is_contained(kNotYet, name)) {
+    error(args.range, "`" + name + "` is not supported yet by tilec (see "
+                      "docs/language.md, section 11)");
+    return failure();
+  }
   error(args.range, "`" + name + "` is not a TileLang primitive that tilec "
                     "knows");
   return failure();

@@ -572,22 +572,65 @@ static std::optional<Value> parseScalarLiteral(StringRef t) {
   return std::nullopt;
 }
 
-Value parseDefineValue(StringRef text) {
+/// Splits at top-level commas (not inside nested brackets or quotes).
+static std::optional<SmallVector<StringRef>> splitTopLevel(StringRef t) {
+  SmallVector<StringRef> parts;
+  int depth = 0;
+  char quote = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < t.size(); ++i) {
+    char c = t[i];
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+      continue;
+    }
+    if (c == '"' || c == '\'')
+      quote = c;
+    else if (c == '(' || c == '[')
+      ++depth;
+    else if (c == ')' || c == ']') {
+      if (--depth < 0)
+        return std::nullopt;
+    } else if (c == ',' && depth == 0) {
+      parts.push_back(t.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (depth != 0 || quote)
+    return std::nullopt;
+  parts.push_back(t.substr(start));
+  return parts;
+}
+
+std::optional<Value> parseDefineValue(StringRef text) {
   StringRef t = text.trim();
   bool isTuple = t.starts_with("(") && t.ends_with(")");
   bool isList = t.starts_with("[") && t.ends_with("]");
   if (isTuple || isList) {
-    SmallVector<StringRef> parts;
-    t.drop_front().drop_back().split(parts, ',', -1, /*KeepEmpty=*/false);
+    std::optional<SmallVector<StringRef>> parts =
+        splitTopLevel(t.drop_front().drop_back());
+    if (!parts)
+      return std::nullopt;
     std::vector<Value> elts;
-    for (StringRef p : parts)
-      if (!p.trim().empty())
-        elts.push_back(parseDefineValue(p));
+    for (size_t k = 0; k < parts->size(); ++k) {
+      StringRef p = (*parts)[k].trim();
+      if (p.empty() && k + 1 == parts->size())
+        break; // trailing comma
+      std::optional<Value> v = parseDefineValue(p);
+      if (!v)
+        return std::nullopt;
+      elts.push_back(*v);
+    }
     return isTuple ? Value::tuple(std::move(elts)) : Value::list(std::move(elts));
   }
   if (std::optional<Value> v = parseScalarLiteral(t))
     return *v;
-  return Value::string(t.str());
+  // A bare word is a string (`-D dtype=float16`); anything else is a typo.
+  if (!t.empty() && (isAlpha(t[0]) || t[0] == '_') &&
+      llvm::all_of(t, [](char c) { return isAlnum(c) || c == '_' || c == '.'; }))
+    return Value::string(t.str());
+  return std::nullopt;
 }
 
 StringRef spelling(MemScope scope) {

@@ -103,15 +103,21 @@ TEST_CASE("repr is Python's", "[consteval]") {
 }
 
 TEST_CASE("-D values parse as Python literals", "[consteval]") {
-  CHECK(parseDefineValue("128").getInt() == 128);
-  CHECK(parseDefineValue("0x40").getInt() == 64);
-  CHECK(parseDefineValue("1.5").getFloat() == 1.5);
-  CHECK(parseDefineValue("True").getBool());
-  CHECK(parseDefineValue("float16").getStr() == "float16");
-  CHECK(parseDefineValue("\"bfloat16\"").getStr() == "bfloat16");
-  Value t = parseDefineValue("(64, 128)");
+  CHECK(parseDefineValue("128")->getInt() == 128);
+  CHECK(parseDefineValue("0x40")->getInt() == 64);
+  CHECK(parseDefineValue("1.5")->getFloat() == 1.5);
+  CHECK(parseDefineValue("True")->getBool());
+  CHECK(parseDefineValue("float16")->getStr() == "float16");
+  CHECK(parseDefineValue("\"bfloat16\"")->getStr() == "bfloat16");
+  Value t = *parseDefineValue("(64, 128)");
   REQUIRE(t.is(Value::Tuple));
   CHECK(t.getElements()[1].getInt() == 128);
+  Value nested = *parseDefineValue("((1, 2), 3)");
+  REQUIRE(nested.getElements().size() == 2);
+  CHECK(nested.getElements()[0].getElements()[1].getInt() == 2);
+  CHECK(parseDefineValue("(1,)")->getElements().size() == 1);
+  CHECK_FALSE(parseDefineValue("6x4").has_value());
+  CHECK_FALSE(parseDefineValue("(1, 2").has_value());
 }
 
 TEST_CASE("dtype spellings", "[consteval]") {

@@ -200,8 +200,9 @@ FoldResult foldUnary(UnaryOp op, const Value &operand);
 
 /// Parses a `-D name=value` right-hand side: Python literals (ints, floats,
 /// True/False/None, quoted strings, tuples/lists of those); anything else is
-/// taken as a bare string (`-D dtype=float16`).
-Value parseDefineValue(llvm::StringRef text);
+/// taken as a bare string (`-D dtype=float16`) when it is a bare word;
+/// nullopt for anything else (`6x4`, unbalanced brackets).
+std::optional<Value> parseDefineValue(llvm::StringRef text);
 
 } // namespace tilec::sema
 

@@ -1,0 +1,88 @@
+//===- Names.cpp - The names each compile-time module provides ------------===//
+//
+// One table of what `T` (tilelang.language), `tilelang`, `math` and
+// `itertools` provide, so that an unknown name is reported where it is
+// written, with the closest known spelling, instead of later at a call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Elaborator.h"
+
+using llvm::ArrayRef;
+using llvm::StringRef;
+
+namespace tilec::mlirgen {
+
+static const StringRef kLanguage[] = {
+    // kernels, types, symbols
+    "prim_func", "macro", "Kernel", "Tensor", "Buffer", "dynamic", "symbolic",
+    "ceildiv", "get_thread_binding", "get_block_binding", "GemmWarpPolicy",
+    // memory and movement
+    "alloc_shared", "alloc_fragment", "alloc_local", "alloc_var",
+    "alloc_barrier", "copy", "async_copy", "tma_copy", "clear", "fill",
+    // compute
+    "gemm", "gemm_sp", "wgmma_gemm", "reduce_max", "reduce_min", "reduce_sum",
+    "reduce_abssum", "reduce_absmax", "cumsum", "cummax", "atomic_add",
+    // loops and scheduling
+    "Parallel", "Pipelined", "serial", "unroll", "vectorized", "Persistent",
+    "use_swizzle", "annotate_layout", "Layout", "Fragment",
+    "make_swizzled_layout",
+    // debugging and synchronization
+    "print", "device_assert", "sync_threads", "syncthreads", "barrier_wait",
+    // scalar math
+    "exp", "exp2", "exp10", "log", "log2", "log10", "sqrt", "rsqrt", "tanh",
+    "sigmoid", "abs", "fabs", "floor", "ceil", "sin", "cos", "erf", "trunc",
+    "round", "pow", "max", "min", "clamp", "if_then_else", "Select",
+    "infinity", "max_value", "min_value", "cast", "Cast",
+    // accepted names of what is not supported yet (a clear error at use)
+    "barrier_arrive", "mbarrier_wait_parity", "mbarrier_arrive",
+    "cp_async_barrier_noinc", "atomic_max", "atomic_min", "atomic_load",
+    "atomic_store", "reduce_bitand", "reduce_bitor", "reduce_bitxor",
+    "alloc_reducer", "finalize_reducer", "alloc_tmem", "tcgen05_gemm",
+    "set_max_nreg", "no_set_max_nreg", "ws", "attr", "call_extern",
+    "StridedTensor", "view", "reshape", "annotate_l2_hit_ratio",
+    // dtypes
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
+    "uint64", "float8_e4m3", "float8_e4m3fn", "float8_e5m2", "float16",
+    "bfloat16", "float32", "float64", "half", "float", "double"};
+
+static const StringRef kTilelang[] = {"jit", "autotune", "language", "layout",
+                                      "autotuner"};
+static const StringRef kMath[] = {"log2", "log", "log10", "exp", "exp2",
+                                  "sqrt", "tanh", "sin", "cos", "pow",
+                                  "ceil", "floor", "trunc", "gcd", "prod",
+                                  "pi", "e", "inf"};
+static const StringRef kItertools[] = {"product"};
+static const StringRef kLayout[] = {"make_swizzled_layout"};
+static const StringRef kAutotuner[] = {"autotune"};
+
+std::optional<ArrayRef<StringRef>> moduleNames(StringRef module) {
+  if (module == "T")
+    return ArrayRef<StringRef>(kLanguage);
+  if (module == "tilelang")
+    return ArrayRef<StringRef>(kTilelang);
+  if (module == "math")
+    return ArrayRef<StringRef>(kMath);
+  if (module == "itertools")
+    return ArrayRef<StringRef>(kItertools);
+  if (module == "tilelang.layout")
+    return ArrayRef<StringRef>(kLayout);
+  if (module == "tilelang.autotuner")
+    return ArrayRef<StringRef>(kAutotuner);
+  return std::nullopt;
+}
+
+std::string closestName(StringRef name, ArrayRef<StringRef> candidates) {
+  std::string best;
+  unsigned bestDist = std::max<unsigned>(2, name.size() / 3) + 1;
+  for (StringRef c : candidates) {
+    unsigned d = c.edit_distance(name, /*AllowReplacements=*/true, bestDist);
+    if (d < bestDist) {
+      bestDist = d;
+      best = c.str();
+    }
+  }
+  return best;
+}
+
+} // namespace tilec::mlirgen
