@@ -9,7 +9,7 @@ out=bench/.out
 log=${OUT:-/tmp}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv,noheader
 nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a -Xcompiler -fopenmp \
-  -I bench/harness -I "$out" bench/harness/main.cu -lcuda -o "$out/harness" || exit 1
+  -I bench/harness -I "$out" bench/harness/main.cu -lcuda -lcublas -o "$out/harness" || exit 1
 "$out/harness" | tee "$log/harness.jsonl"
 echo "== compute-sanitizer memcheck (small instances)"
 compute-sanitizer --tool memcheck --error-exitcode 3 "$out/harness" --quick >"$log/sanitizer.txt" 2>&1

@@ -10,9 +10,12 @@ out=bench/.out
 rm -rf "$out" && mkdir -p "$out"
 compile() { # name file instances-json
   printf '%s' "$3" >"$out/$1.instances.json"
-  "$tilec" "examples/$2.tile" --target sm_90a --instances "$out/$1.instances.json" \
-    -o "$out/$1.ptx" --header "$out/$1.h" --json "$out/$1.json"
-  echo "prepare: $1 -> $out/$1.{ptx,h,json}"
+  if "$tilec" "examples/$2.tile" --target sm_90a --instances "$out/$1.instances.json" \
+    -o "$out/$1.ptx" --header "$out/$1.h" --json "$out/$1.json" 2>"$out/$1.log"; then
+    echo "prepare: $1 -> $out/$1.{ptx,h,json}"
+  else
+    echo "prepare: $1 does not compile: $(head -n 1 "$out/$1.log")"
+  fi
 }
 compile vector_add vector_add \
   '[{"name": "vector_add", "N": 268435456}, {"name": "vector_add_odd", "N": 1000003}]'
@@ -20,3 +23,7 @@ compile softmax softmax \
   '[{"name": "softmax", "M": 32768, "N": 4096}, {"name": "softmax_odd", "M": 1001, "N": 4096}]'
 compile rmsnorm_silu rmsnorm_silu \
   '[{"name": "rmsnorm_silu", "M": 32768, "hidden": 4096}, {"name": "rmsnorm_silu_odd", "M": 1001, "hidden": 4000}]'
+compile gemm_relu gemm_relu \
+  '[{"name": "gemm_relu_2048", "M": 2048, "N": 2048, "K": 2048}, {"name": "gemm_relu_4096", "M": 4096, "N": 4096, "K": 4096}, {"name": "gemm_relu_8192", "M": 8192, "N": 8192, "K": 8192}, {"name": "gemm_relu_odd", "M": 1000, "N": 1000, "K": 1000}, {"name": "gemm_relu_bf16", "M": 4096, "N": 4096, "K": 4096, "dtype": "bfloat16"}, {"name": "gemm_relu_bf16_odd", "M": 1000, "N": 1000, "K": 1000, "dtype": "bfloat16"}]'
+compile gemm_bias_gelu gemm_bias_gelu \
+  '[{"name": "gemm_bias_gelu", "M": 4096, "N": 4096, "K": 1024}, {"name": "gemm_bias_gelu_bf16", "M": 4096, "N": 4096, "K": 1024, "dtype": "bfloat16"}, {"name": "gemm_bias_gelu_odd", "M": 1000, "N": 1000, "K": 1000}]'

@@ -12,7 +12,15 @@
 
 #include <cstring>
 
+#if __has_include("gemm_relu.h") && __has_include("gemm_bias_gelu.h")
+#define TILEC_HAVE_GEMM 1
+#include "gemm.h"
+#include "gemm_bias_gelu.h"
+#include "gemm_relu.h"
+#endif
+
 static std::mt19937_64 rng(std::random_device{}());
+
 
 template <typename Launch>
 static void runVectorAdd(const char *name, size_t n, Launch launch, bool time) {
@@ -115,6 +123,28 @@ int main(int argc, char **argv) {
                  [](CUdeviceptr x, CUdeviceptr w, CUdeviceptr y) {
                    return rn::rmsnorm_silu_odd(x, w, y);
                  }, !quick);
+#ifdef TILEC_HAVE_GEMM
+  cublasHandle_t blas;
+  CHECK_CUBLAS(cublasCreate(&blas));
+  namespace gr = tilec_kernels::gemm_relu;
+  namespace gg = tilec_kernels::gemm_bias_gelu;
+#define RELU(fn) [](CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c) { return gr::fn(a, b, c); }
+#define GELU(fn) [](CUdeviceptr a, CUdeviceptr b, CUdeviceptr bias, CUdeviceptr c) { return gg::fn(a, b, bias, c); }
+  runGemm(blas, "gemm_relu_odd", 1000, 1000, 1000, false, Epilogue::Relu, RELU(gemm_relu_odd), !quick, rng);
+  runGemm(blas, "gemm_relu_bf16_odd", 1000, 1000, 1000, true, Epilogue::Relu, RELU(gemm_relu_bf16_odd), !quick, rng);
+  runGemm(blas, "gemm_bias_gelu_odd", 1000, 1000, 1000, false, Epilogue::BiasGelu, GELU(gemm_bias_gelu_odd), !quick, rng);
+  if (!quick) {
+    runGemm(blas, "gemm_relu", 2048, 2048, 2048, false, Epilogue::Relu, RELU(gemm_relu_2048), true, rng);
+    runGemm(blas, "gemm_relu", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_4096), true, rng);
+    runGemm(blas, "gemm_relu", 8192, 8192, 8192, false, Epilogue::Relu, RELU(gemm_relu_8192), true, rng);
+    runGemm(blas, "gemm_relu_bf16", 4096, 4096, 4096, true, Epilogue::Relu, RELU(gemm_relu_bf16), true, rng);
+    runGemm(blas, "gemm_bias_gelu", 4096, 4096, 1024, false, Epilogue::BiasGelu, GELU(gemm_bias_gelu), true, rng);
+    runGemm(blas, "gemm_bias_gelu_bf16", 4096, 4096, 1024, true, Epilogue::BiasGelu, GELU(gemm_bias_gelu_bf16), true, rng);
+  }
+  cublasDestroy(blas);
+#else
+  std::printf("{\"note\": \"no GEMM headers: T.gemm did not compile\"}\n");
+#endif
   if (quick)
     return 0;
   runVectorAdd("vector_add", size_t(1) << 28,
