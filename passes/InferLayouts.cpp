@@ -35,6 +35,7 @@
 #include "tilec/Dialect/TileOps.h"
 #include "tilec/Passes/Passes.h"
 
+#include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Debug.h"
 
@@ -75,8 +76,8 @@ int64_t chooseVec(int64_t bytes, ArrayRef<int64_t> shape, int64_t threads) {
   int64_t total = 1;
   for (int64_t extent : shape)
     total *= extent;
-  while (vec > 1 && (shape.empty() || shape.back() % vec != 0 ||
-                     total < vec * threads))
+  while (vec > 1 &&
+         (shape.empty() || shape.back() % vec != 0 || total < vec * threads))
     vec /= 2;
   return vec;
 }
@@ -264,9 +265,9 @@ private:
     state.layout = std::move(layout);
     state.origin = origin;
     state.how = how.str();
-    LLVM_DEBUG(llvm::dbgs() << "fragment " << name(buffer) << " <- " << how
-                            << "\n"
-                            << linear << "\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << "fragment " << name(buffer) << " <- " << how << "\n"
+               << linear << "\n");
     return success();
   }
 
@@ -298,16 +299,16 @@ private:
       // Contiguous along the fragment's last dimension only if the box's
       // last extent in the other buffer is that dimension.
       if (!otherBox.empty() && otherBox.back() > 1)
-        vec = chooseVec(elementBytes(other.getType()), type.getShape(),
-                        threads);
+        vec =
+            chooseVec(elementBytes(other.getType()), type.getShape(), threads);
       if (std::optional<uint64_t> width = copy.getCoalescedWidth())
         vec = int64_t(*width);
       std::string error;
       std::optional<LinearLayout> linear =
           makeBlocked(type.getShape(), vec, threads, warpSize, error);
       if (!linear)
-        return copy.emitError() << "cannot lay out fragment `" << name(frag)
-                                << "`: " << error;
+        return copy.emitError()
+               << "cannot lay out fragment `" << name(frag) << "`: " << error;
       if (failed(decide(frag, *linear, copy, "the copy")))
         return failure();
     }
@@ -337,6 +338,28 @@ private:
         return std::nullopt;
       dims.push_back(int(it - ivs.begin()));
     }
+    return dims;
+  }
+
+  /// For each loop dimension k, the dimension of `access`'s buffer that
+  /// induction variable k indexes directly, if every one does (once) and
+  /// the extents agree.
+  static std::optional<SmallVector<int>> coveredDims(const Access &access,
+                                                     tile::ParallelOp loop) {
+    auto ivs = loop.getInductionVars();
+    auto shape = cast<MemRefType>(access.buffer.getType()).getShape();
+    SmallVector<int> dims(ivs.size(), -1);
+    for (auto [d, index] : llvm::enumerate(access.indices)) {
+      auto it = llvm::find(ivs, index);
+      if (it == ivs.end())
+        continue;
+      size_t k = it - ivs.begin();
+      if (dims[k] >= 0 || shape[d] != loop.getExtents()[k])
+        return std::nullopt;
+      dims[k] = int(d);
+    }
+    if (llvm::is_contained(dims, -1))
+      return std::nullopt;
     return dims;
   }
 
@@ -377,26 +400,31 @@ private:
       }
       LoopState &loop = loops[loopIndex[op]];
       if (!loop.layout && !loop.vec) {
-        // The largest fragment indexed by all induction variables.
+        // The largest fragment indexed by all induction variables in
+        // order (a permutation) or, failing that, covering them (every
+        // induction variable indexes one of its dimensions; the other
+        // indices are constants or inner unrolled variables).
         const Access *best = nullptr;
+        bool bestFull = false;
         int64_t bestSize = 0;
         for (const Access &access : loop.accesses) {
           FragState *frag = state(access.buffer);
-          std::optional<SmallVector<int>> dims = ivDims(access, loop.op);
-          if (!frag->layout || !dims ||
-              dims->size() != loop.op.getExtents().size())
+          std::optional<SmallVector<int>> dims = coveredDims(access, loop.op);
+          if (!frag->layout || !dims)
             continue;
-          if (frag->layout->numElements() > bestSize) {
+          bool full = access.indices.size() == loop.op.getExtents().size();
+          int64_t size = frag->layout->numElements();
+          if (!best || (full && !bestFull) ||
+              (full == bestFull && size > bestSize)) {
             best = &access;
-            bestSize = frag->layout->numElements();
+            bestFull = full;
+            bestSize = size;
           }
         }
         if (best) {
-          // Loop dimension k is the buffer dimension indexed by iv k.
-          SmallVector<int> dims = *ivDims(*best, loop.op);
-          SmallVector<int> inverse(dims.size());
-          for (auto [d, k] : llvm::enumerate(dims))
-            inverse[k] = int(d);
+          // Loop dimension k is the buffer dimension indexed by iv k; the
+          // buffer's other dimensions drop out (replicated loops).
+          SmallVector<int> inverse = *coveredDims(*best, loop.op);
           std::string error;
           std::optional<LinearLayout> linear =
               selectDims(*state(best->buffer)->layout, inverse,
@@ -443,7 +471,8 @@ private:
       if (!linear)
         return loop.op.emitError() << "cannot derive the layout of `"
                                    << name(access.buffer) << "`: " << error;
-      if (failed(decide(access.buffer, *linear, loop.op, "the T.Parallel loop")))
+      if (failed(
+              decide(access.buffer, *linear, loop.op, "the T.Parallel loop")))
         return failure();
       changed = true;
     }
@@ -490,8 +519,8 @@ private:
       std::optional<LinearLayout> linear =
           makeBlocked(type.getShape(), vec, threads, warpSize, error);
       if (!linear)
-        return frag.alloc.emitError() << "cannot lay out fragment `"
-                                      << name(buffer) << "`: " << error;
+        return frag.alloc.emitError()
+               << "cannot lay out fragment `" << name(buffer) << "`: " << error;
       if (failed(decide(buffer, *linear, frag.alloc, "the default")))
         return failure();
       return true;
@@ -539,8 +568,7 @@ private:
       for (const Access &access : loop.accesses) {
         FragState *frag = state(access.buffer);
         std::string why;
-        if (resolveRegisters(*loop.layout, loop.op.getInductionVars(),
-                             access.indices, *frag->layout, why))
+        if (resolves(loop, access, *frag->layout, why))
           continue;
         InFlightDiagnostic diag = loop.op.emitError();
         diag << "layout conflict: fragment `" << name(access.buffer)
@@ -557,7 +585,7 @@ private:
         diag.attachNote(access.op->getLoc()) << "the access";
         diag.attachNote(frag->origin->getLoc())
             << "`" << name(access.buffer) << "` got its layout here";
-        if (loop.source)
+        if (loop.source && loop.source != access.buffer)
           diag.attachNote(state(loop.source)->origin->getLoc())
               << "`" << name(loop.source) << "` got its layout here";
         return failure();
@@ -591,6 +619,53 @@ private:
     return success();
   }
 
+  /// resolveRegisters for every value combination of the inner loops
+  /// that tile-lower-simt unrolls (T.unroll / T.vectorized with constant
+  /// bounds) around the access.
+  static bool resolves(LoopState &loop, const Access &access,
+                       const Layout &frag, std::string &why) {
+    SmallVector<std::pair<Value, SmallVector<int64_t>>> unrolled;
+    for (Operation *parent = access.op->getParentOp(); parent != loop.op;
+         parent = parent->getParentOp()) {
+      auto inner = dyn_cast<tile::ForOp>(parent);
+      if (!inner || inner.getKind() == tile::LoopKind::serial)
+        continue;
+      APInt lb, ub, step;
+      if (!matchPattern(inner.getLb(), m_ConstantInt(&lb)) ||
+          !matchPattern(inner.getUb(), m_ConstantInt(&ub)) ||
+          !matchPattern(inner.getStep(), m_ConstantInt(&step)) ||
+          step.getSExtValue() <= 0)
+        continue;
+      SmallVector<int64_t> values;
+      for (int64_t v = lb.getSExtValue(); v < ub.getSExtValue();
+           v += step.getSExtValue())
+        values.push_back(v);
+      unrolled.push_back({inner.getInductionVar(), values});
+    }
+    // Odometer over the combinations.
+    SmallVector<size_t> pos(unrolled.size(), 0);
+    DenseMap<Value, int64_t> fixed;
+    while (true) {
+      fixed.clear();
+      for (auto [i, entry] : llvm::enumerate(unrolled)) {
+        if (entry.second.empty())
+          return true;
+        fixed[entry.first] = entry.second[pos[i]];
+      }
+      if (!resolveRegisters(*loop.layout, loop.op.getInductionVars(),
+                            access.indices, frag, why, &fixed))
+        return false;
+      size_t i = 0;
+      for (; i < pos.size(); ++i) {
+        if (++pos[i] < unrolled[i].second.size())
+          break;
+        pos[i] = 0;
+      }
+      if (i == pos.size())
+        return true;
+    }
+  }
+
   void record() {
     MLIRContext *ctx = kernel->getContext();
     for (auto &[buffer, frag] : frags)
@@ -600,9 +675,9 @@ private:
         loop.op.setLoopLayoutAttr(layoutToAttr(ctx, loop.layout->linear()));
       else
         loop.op.setLoopLayoutAttr(DictionaryAttr::get(
-            ctx, {NamedAttribute(StringAttr::get(ctx, kVecKey),
-                                 IntegerAttr::get(IntegerType::get(ctx, 64),
-                                                  loop.vec))}));
+            ctx, {NamedAttribute(
+                     StringAttr::get(ctx, kVecKey),
+                     IntegerAttr::get(IntegerType::get(ctx, 64), loop.vec))}));
     }
   }
 
@@ -644,14 +719,13 @@ private:
   SmallVector<Operation *> order;
 };
 
-struct TileInferLayouts
-    : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
+struct TileInferLayouts : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
   using TileInferLayoutsBase::TileInferLayoutsBase;
 
   void runOnOperation() override {
     if (warpSize < 1 || !isPowerOfTwo(warpSize)) {
-      getOperation()->emitError() << "warp size must be a power of two, not "
-                                  << warpSize;
+      getOperation()->emitError()
+          << "warp size must be a power of two, not " << int64_t(warpSize);
       return signalPassFailure();
     }
     SmallVector<Operation *> kernels;

@@ -21,7 +21,10 @@
 // - Fragment <-> fragment with the same layout: a register copy.
 // - Involving a local buffer: each thread copies the whole box itself.
 // - Otherwise (global/shared <-> global/shared): a strided T.Parallel loop
-//   over the squeezed box, `vec` elements per thread per step.
+//   over the squeezed box. When both sides' vectors start at provable
+//   multiples of `vec` (and a bounds check decides a whole vector), thread
+//   t moves vector t of each step with one aligned vector.load/store per
+//   side; otherwise `vec` scalar elements per thread per step.
 // tile.fill writes every register of a fragment, every element of a local
 // buffer, or runs a strided loop over a global or shared buffer.
 //
@@ -65,10 +68,10 @@ struct Box {
                              ValueRange coord) const {
     SmallVector<Value> result(offsets);
     for (auto [i, d] : llvm::enumerate(squeezedDims()))
-      result[d] = isZero(offsets[d])
-                      ? coord[i]
-                      : Value(arith::AddIOp::create(b, loc, offsets[d],
-                                                    coord[i]));
+      result[d] =
+          isZero(offsets[d])
+              ? coord[i]
+              : Value(arith::AddIOp::create(b, loc, offsets[d], coord[i]));
     return result;
   }
   static bool isZero(Value v) { return matchPattern(v, m_Zero()); }
@@ -91,23 +94,23 @@ Value inBounds(OpBuilder &b, Location loc, const Box &box,
         offset.getSExtValue() >= 0 &&
         offset.getSExtValue() + box.extents[d] <= size)
       continue;
-    Value bound = ShapedType::isDynamic(size)
-                      ? Value(memref::DimOp::create(b, loc, box.buffer,
-                                                    int64_t(d)))
-                      : constIndex(b, loc, size);
-    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         index, bound);
-    result = result ? Value(arith::AndIOp::create(b, loc, result, inside))
-                    : inside;
+    Value bound =
+        ShapedType::isDynamic(size)
+            ? Value(memref::DimOp::create(b, loc, box.buffer, int64_t(d)))
+            : constIndex(b, loc, size);
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, bound);
+    result =
+        result ? Value(arith::AndIOp::create(b, loc, result, inside)) : inside;
   }
   return result;
 }
 
 /// `then` under `cond` (if any), yielding its values, or `otherwise`'s.
-SmallVector<Value> guardedValues(
-    OpBuilder &b, Location loc, Value cond, TypeRange types,
-    function_ref<SmallVector<Value>(OpBuilder &)> then,
-    function_ref<SmallVector<Value>(OpBuilder &)> otherwise) {
+SmallVector<Value>
+guardedValues(OpBuilder &b, Location loc, Value cond, TypeRange types,
+              function_ref<SmallVector<Value>(OpBuilder &)> then,
+              function_ref<SmallVector<Value>(OpBuilder &)> otherwise) {
   if (!cond)
     return then(b);
   auto ifOp = scf::IfOp::create(b, loc, types, cond, /*withElseRegion=*/true);
@@ -135,14 +138,55 @@ Value andOf(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::AndIOp::create(b, loc, x, y);
 }
 
-/// Bits of the thread id along which a layout only replicates (zero
-/// bases): threads differing only there hold the same elements.
-int64_t replicaMask(const Layout &layout) {
-  int64_t mask = 0;
-  for (auto [bit, basis] : llvm::enumerate(layout.threadBases()))
-    if (llvm::all_of(basis, [](int64_t c) { return c == 0; }))
-      mask |= int64_t(1) << bit;
-  return mask;
+/// Whether box element offsets that are multiples of `vec` along the last
+/// dimension start at an element offset that is a multiple of `vec` in
+/// the buffer: the last offset and every outer stride (static) are.
+bool alignedStarts(const Box &box, int64_t vec) {
+  MemRefType type = box.type();
+  if (knownDivisor(box.offsets.back()) % vec != 0)
+    return false;
+  int64_t stride = 1;
+  for (int64_t d = type.getRank() - 1; d > 0; --d) {
+    int64_t extent = type.getShape()[d];
+    if (ShapedType::isDynamic(extent))
+      return false;
+    stride *= extent;
+    if (stride % vec != 0)
+      return false;
+  }
+  return true;
+}
+
+/// Whether a bounds check of a vector's first element decides the whole
+/// vector of `vec` elements along the last dimension (or no check is
+/// needed there).
+bool uniformGuard(const Box &box, int64_t vec) {
+  if (!isGlobalBuffer(box.buffer))
+    return true;
+  MemRefType type = box.type();
+  int64_t last = type.getRank() - 1;
+  int64_t size = type.getShape()[last];
+  APInt offset;
+  if (!ShapedType::isDynamic(size) &&
+      matchPattern(box.offsets[last], m_ConstantInt(&offset)) &&
+      offset.getSExtValue() >= 0 &&
+      offset.getSExtValue() + box.extents[last] <= size)
+    return true;
+  return !ShapedType::isDynamic(size) && size % vec == 0 &&
+         knownDivisor(box.offsets[last]) % vec == 0;
+}
+
+/// Elementwise conversion of a vector.
+Value castVector(OpBuilder &b, Location loc, Value v, Type toElement) {
+  auto type = cast<VectorType>(v.getType());
+  if (type.getElementType() == toElement)
+    return v;
+  SmallVector<Value> elements;
+  for (int64_t i = 0; i < type.getNumElements(); ++i)
+    elements.push_back(
+        castScalar(b, loc, vector::ExtractOp::create(b, loc, v, i), toElement));
+  return vector::FromElementsOp::create(
+      b, loc, VectorType::get(type.getShape(), toElement), elements);
 }
 
 class CopyLowering {
@@ -196,8 +240,7 @@ private:
 
   /// How many registers to move per access, and whether that access can
   /// be a vector op with the vector's alignment.
-  std::pair<int64_t, bool> vectorWidth(const Fragment &frag,
-                                       const Box &fragBox,
+  std::pair<int64_t, bool> vectorWidth(const Fragment &frag, const Box &fragBox,
                                        const Box &other) {
     const Layout &layout = frag.layout;
     SmallVector<int> fragDims = fragBox.squeezedDims();
@@ -224,20 +267,7 @@ private:
       vec /= 2;
     if (vec == 1)
       return {1, false};
-    // The element offset of a group start is a multiple of vec when every
-    // outer stride and the last offset are.
-    MemRefType type = other.type();
-    bool provable = knownDivisor(other.offsets.back()) % vec == 0;
-    int64_t stride = 1;
-    for (int64_t d = type.getRank() - 1; d > 0 && provable; --d) {
-      int64_t extent = type.getShape()[d];
-      if (ShapedType::isDynamic(extent))
-        provable = false;
-      else
-        stride *= extent;
-      provable &= stride % vec == 0;
-    }
-    return {vec, provable};
+    return {vec, alignedStarts(other, vec)};
   }
 
   LogicalResult fragmentSide(tile::CopyOp copy, const Fragment &frag,
@@ -252,12 +282,8 @@ private:
     auto [vec, aligned] = vectorWidth(frag, fragBox, other);
     MemRefType otherType = other.type();
     Type otherElement = otherType.getElementType();
-    // A vector is wholly in or out of the tensor when the last extent is a
-    // multiple of vec (its start is, see vectorWidth).
-    int64_t lastSize = otherType.getShape().back();
-    bool vectorGuard = vec > 1 && aligned && !ShapedType::isDynamic(lastSize) &&
-                       lastSize % vec == 0;
-    if (!vectorGuard)
+    // One bounds check per vector needs the vector wholly in or out.
+    if (!uniformGuard(other, vec))
       aligned = false;
     int64_t width = aligned ? vec : 1;
     SmallVector<int> fragDims = fragBox.squeezedDims();
@@ -265,7 +291,7 @@ private:
     // Replicas store once.
     Value storeOnce;
     if (!toFragment) {
-      if (int64_t mask = replicaMask(layout)) {
+      if (int64_t mask = layout.replicaThreadMask()) {
         Value bits = arith::AndIOp::create(b, loc, kernel.threadId(),
                                            constIndex(b, loc, mask));
         storeOnce = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
@@ -295,20 +321,19 @@ private:
                                                   gb.getZeroAttr(vecType))};
               })[0];
           for (int64_t v = 0; v < width; ++v)
-            kernel.storeRegister(
-                b, loc, frag, r0 + v,
-                vector::ExtractOp::create(b, loc, loaded, v));
+            kernel.storeRegister(b, loc, frag, r0 + v,
+                                 vector::ExtractOp::create(b, loc, loaded, v));
         } else {
           SmallVector<Value> elements;
           for (int64_t v = 0; v < width; ++v)
-            elements.push_back(castScalar(
-                b, loc, kernel.loadRegister(b, loc, frag, r0 + v),
-                otherElement));
+            elements.push_back(
+                castScalar(b, loc, kernel.loadRegister(b, loc, frag, r0 + v),
+                           otherElement));
           Value packed =
               vector::FromElementsOp::create(b, loc, vecType, elements);
           guarded(b, loc, andOf(b, loc, cond, storeOnce), [&](OpBuilder &gb) {
-            vector::StoreOp::create(gb, loc, packed, other.buffer, index,
-                                    false, align);
+            vector::StoreOp::create(gb, loc, packed, other.buffer, index, false,
+                                    align);
           });
         }
         continue;
@@ -327,9 +352,8 @@ private:
             })[0];
         kernel.storeRegister(b, loc, frag, r0, loaded);
       } else {
-        Value value =
-            castScalar(b, loc, kernel.loadRegister(b, loc, frag, r0),
-                       otherElement);
+        Value value = castScalar(b, loc, kernel.loadRegister(b, loc, frag, r0),
+                                 otherElement);
         guarded(b, loc, andOf(b, loc, cond, storeOnce), [&](OpBuilder &gb) {
           memref::StoreOp::create(gb, loc, value, other.buffer, index);
         });
@@ -341,8 +365,8 @@ private:
 
   /// Loads src's element at squeezed `coord` (zero outside a global
   /// tensor), converts it and stores it into dst (unless outside).
-  void copyElement(OpBuilder &b, Location loc, const Box &src,
-                   const Box &dst, ValueRange coord) {
+  void copyElement(OpBuilder &b, Location loc, const Box &src, const Box &dst,
+                   ValueRange coord) {
     SmallVector<Value> srcIndex = src.indices(b, loc, coord);
     SmallVector<Value> dstIndex = dst.indices(b, loc, coord);
     Type srcElement = src.type().getElementType();
@@ -361,6 +385,33 @@ private:
     });
   }
 
+  /// copyElement for the `vec` elements from squeezed `coord` along the
+  /// last dimension, as one aligned vector access per side.
+  void copyVector(OpBuilder &b, Location loc, const Box &src, const Box &dst,
+                  ValueRange coord, int64_t vec) {
+    SmallVector<Value> srcIndex = src.indices(b, loc, coord);
+    SmallVector<Value> dstIndex = dst.indices(b, loc, coord);
+    Type srcElement = src.type().getElementType();
+    Type dstElement = dst.type().getElementType();
+    auto srcType = VectorType::get({vec}, srcElement);
+    Value loaded = guardedValues(
+        b, loc, inBounds(b, loc, src, srcIndex), srcType,
+        [&](OpBuilder &gb) -> SmallVector<Value> {
+          return {vector::LoadOp::create(
+              gb, loc, srcType, src.buffer, srcIndex, false,
+              llvm::MaybeAlign(vec * elementBytes(srcElement)))};
+        },
+        [&](OpBuilder &gb) -> SmallVector<Value> {
+          return {arith::ConstantOp::create(gb, loc, srcType,
+                                            gb.getZeroAttr(srcType))};
+        })[0];
+    Value value = castVector(b, loc, loaded, dstElement);
+    guarded(b, loc, inBounds(b, loc, dst, dstIndex), [&](OpBuilder &gb) {
+      vector::StoreOp::create(gb, loc, value, dst.buffer, dstIndex, false,
+                              llvm::MaybeAlign(vec * elementBytes(dstElement)));
+    });
+  }
+
   SmallVector<int64_t> squeezedShape(const Box &box) {
     SmallVector<int64_t> shape;
     for (int d : box.squeezedDims())
@@ -374,9 +425,9 @@ private:
     for (int64_t extent : shape)
       total *= extent;
     if (total > 4096)
-      return copy.emitError() << "a copy involving a local buffer moves "
-                              << total << " elements per thread; at most "
-                              << 4096 << " are supported";
+      return copy.emitError()
+             << "a copy involving a local buffer moves " << total
+             << " elements per thread; at most " << 4096 << " are supported";
     OpBuilder b(copy);
     Location loc = copy.getLoc();
     for (int64_t flat = 0; flat < total; ++flat) {
@@ -402,11 +453,10 @@ private:
     for (int64_t extent : shape)
       total *= extent;
     int64_t vec = std::max<int64_t>(1, 16 / bytes);
-    bool contiguous =
-        !src.squeezedDims().empty() &&
-        src.squeezedDims().back() == src.type().getRank() - 1 &&
-        !dst.squeezedDims().empty() &&
-        dst.squeezedDims().back() == dst.type().getRank() - 1;
+    bool contiguous = !src.squeezedDims().empty() &&
+                      src.squeezedDims().back() == src.type().getRank() - 1 &&
+                      !dst.squeezedDims().empty() &&
+                      dst.squeezedDims().back() == dst.type().getRank() - 1;
     if (!contiguous)
       vec = 1;
     while (vec > 1 &&
@@ -415,13 +465,30 @@ private:
     if (std::optional<uint64_t> width = copy.getCoalescedWidth())
       vec = int64_t(*width);
     OpBuilder b(copy);
+    if (vec > 1 && alignedStarts(src, vec) && alignedStarts(dst, vec) &&
+        uniformGuard(src, vec) && uniformGuard(dst, vec)) {
+      // Thread t moves vector t of each step: coalesced, and one aligned
+      // vector access per side.
+      SmallVector<int64_t> vectors(shape);
+      vectors.back() /= vec;
+      LogicalResult result = buildStridedLoop(
+          kernel, b, copy.getLoc(), vectors, 1,
+          [&](OpBuilder &lb, Location loc, ValueRange ivs) {
+            SmallVector<Value> coord(ivs);
+            coord.back() = arith::MulIOp::create(lb, loc, coord.back(),
+                                                 constIndex(lb, loc, vec));
+            copyVector(lb, loc, src, dst, coord, vec);
+          });
+      copy.erase();
+      return result;
+    }
     bool scalar = src.squeezedDims().empty();
-    LogicalResult result = buildStridedLoop(
-        kernel, b, copy.getLoc(), shape, vec,
-        [&](OpBuilder &lb, Location loc, ValueRange ivs) {
-          copyElement(lb, loc, src, dst,
-                      scalar ? ValueRange() : ValueRange(ivs));
-        });
+    LogicalResult result =
+        buildStridedLoop(kernel, b, copy.getLoc(), shape, vec,
+                         [&](OpBuilder &lb, Location loc, ValueRange ivs) {
+                           copyElement(lb, loc, src, dst,
+                                       scalar ? ValueRange() : ValueRange(ivs));
+                         });
     copy.erase();
     return result;
   }
@@ -491,9 +558,9 @@ LogicalResult simt::lowerCopiesAndFills(KernelLowering &kernel) {
   });
   CopyLowering copies(kernel);
   for (Operation *op : ops) {
-    LogicalResult result =
-        isa<tile::CopyOp>(op) ? copies.lower(cast<tile::CopyOp>(op))
-                              : lowerFill(kernel, cast<tile::FillOp>(op));
+    LogicalResult result = isa<tile::CopyOp>(op)
+                               ? copies.lower(cast<tile::CopyOp>(op))
+                               : lowerFill(kernel, cast<tile::FillOp>(op));
     if (failed(result))
       return failure();
   }

@@ -57,9 +57,8 @@ LogicalResult simt::lowerLoops(gpu::GPUFuncOp func) {
   });
   for (Operation *op : loops) {
     if (auto loop = dyn_cast<tile::PipelinedOp>(op)) {
-      scf::ForOp forOp =
-          replaceWithFor(op, loop.getLb(), loop.getUb(), loop.getStep(),
-                         loop.getBody());
+      scf::ForOp forOp = replaceWithFor(op, loop.getLb(), loop.getUb(),
+                                        loop.getStep(), loop.getBody());
       OpBuilder b(forOp);
       forOp->setAttr("tile.num_stages", loop.getNumStagesAttr());
       if (auto order = loop.getOrderAttr())

@@ -46,8 +46,8 @@ std::pair<std::string, SmallVector<Value>> who(OpBuilder &b, Location loc,
   SmallVector<Value> args;
   for (gpu::Dimension d :
        {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
-    args.push_back(castScalar(b, loc, gpu::BlockIdOp::create(b, loc, d),
-                              b.getI64Type()));
+    args.push_back(
+        castScalar(b, loc, gpu::BlockIdOp::create(b, loc, d), b.getI64Type()));
   args.push_back(castScalar(b, loc, tid, b.getI64Type()));
   return {"(block %lld,%lld,%lld thread %lld)", args};
 }
@@ -86,12 +86,14 @@ LogicalResult lowerPrint(KernelLowering &kernel, tile::PrintOp op) {
   if (const Fragment *frag = kernel.fragment(value)) {
     for (int64_t k = 0; k < frag->layout.numRegisters(); ++k) {
       SmallVector<Value> args(whoArgs);
-      std::string index = indexFormat(
-          b, loc, kernel.coords(b, loc, frag->layout, k), args);
-      auto [conv, arg] = printable(b, loc, kernel.loadRegister(b, loc, *frag, k));
+      std::string index =
+          indexFormat(b, loc, kernel.coords(b, loc, frag->layout, k), args);
+      auto [conv, arg] =
+          printable(b, loc, kernel.loadRegister(b, loc, *frag, k));
       args.push_back(arg);
-      printf(b, loc, prefix + frag->name + index + " " + whoFormat + " = " +
-                         conv.str() + "\n",
+      printf(b, loc,
+             prefix + frag->name + index + " " + whoFormat + " = " +
+                 conv.str() + "\n",
              args);
     }
     op.erase();
@@ -103,9 +105,9 @@ LogicalResult lowerPrint(KernelLowering &kernel, tile::PrintOp op) {
   // Global and shared buffers: thread 0 prints; local ones: every thread.
   OpBuilder body = b;
   if (!isSpace(value, tile::MemorySpace::local)) {
-    Value first = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                        kernel.threadId(),
-                                        constIndex(b, loc, 0));
+    Value first =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                              kernel.threadId(), constIndex(b, loc, 0));
     auto ifOp = scf::IfOp::create(b, loc, first, /*withElseRegion=*/false);
     body = OpBuilder::atBlockTerminator(ifOp.thenBlock());
   }
@@ -122,8 +124,8 @@ LogicalResult lowerPrint(KernelLowering &kernel, tile::PrintOp op) {
   Value element = memref::LoadOp::create(body, loc, value, indices);
   auto [conv, arg] = printable(body, loc, element);
   args.push_back(arg);
-  printf(body, loc, prefix + index + " " + whoFormat + " = " + conv.str() + "\n",
-         args);
+  printf(body, loc,
+         prefix + index + " " + whoFormat + " = " + conv.str() + "\n", args);
   op.erase();
   return success();
 }
@@ -167,9 +169,10 @@ LogicalResult lowerAtomicAdd(KernelLowering &kernel, tile::AtomicAddOp op) {
                         : Value(arith::AddIOp::create(b, loc, old, value));
     memref::StoreOp::create(b, loc, sum, op.getDst(), op.getIndices());
   } else {
-    memref::AtomicRMWOp::create(
-        b, loc, isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi,
-        value, op.getDst(), op.getIndices());
+    memref::AtomicRMWOp::create(b, loc,
+                                isFloat ? arith::AtomicRMWKind::addf
+                                        : arith::AtomicRMWKind::addi,
+                                value, op.getDst(), op.getIndices());
   }
   op.erase();
   return success();

@@ -50,6 +50,23 @@ void redirect(KernelLowering &kernel, Operation *clone, const Fragment &frag,
   clone->erase();
 }
 
+/// Whether `op` has an effect outside the thread that replicas of an
+/// iteration must not repeat: a store or atomic on global or shared
+/// memory, a print.
+bool sharedEffect(KernelLowering &kernel, Operation *op) {
+  auto visible = [&](Value buffer) {
+    return !kernel.fragment(buffer) &&
+           !isSpace(buffer, tile::MemorySpace::local);
+  };
+  if (auto store = dyn_cast<memref::StoreOp>(op))
+    return visible(store.getMemRef());
+  if (auto rmw = dyn_cast<memref::AtomicRMWOp>(op))
+    return visible(rmw.getMemref()) && rmw.getResult().use_empty();
+  if (auto atomic = dyn_cast<tile::AtomicAddOp>(op))
+    return visible(atomic.getDst());
+  return isa<tile::PrintOp>(op);
+}
+
 LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
                                const Layout &layout) {
   auto ivs = loop.getInductionVars();
@@ -72,8 +89,7 @@ LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
         resolveRegisters(layout, ivs, indices, frag->layout, why);
     if (!registers) {
       op->emitError() << "fragment `" << frag->name
-                      << "` is not laid out like this T.Parallel loop: "
-                      << why;
+                      << "` is not laid out like this T.Parallel loop: " << why;
       return WalkResult::interrupt();
     }
     accesses.push_back({op, frag, std::move(*registers)});
@@ -82,8 +98,25 @@ LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
   if (walk.wasInterrupted())
     return failure();
 
+  // Threads holding replicas of an iteration all run it (each updates its
+  // own registers), but only the first replica may write memory others
+  // see: a sum of atomics would count every replica.
+  SmallVector<Operation *> effects;
+  int64_t replicas = layout.replicaThreadMask();
+  if (replicas)
+    loop.getBody()->walk([&](Operation *op) {
+      if (sharedEffect(kernel, op))
+        effects.push_back(op);
+    });
   OpBuilder b(loop);
   Location loc = loop.getLoc();
+  Value firstReplica;
+  if (!effects.empty())
+    firstReplica = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc, kernel.threadId(),
+                              constIndex(b, loc, replicas)),
+        constIndex(b, loc, 0));
   for (int64_t r = 0; r < layout.numRegisters(); ++r) {
     IRMapping mapping;
     for (auto [iv, coord] : llvm::zip(ivs, kernel.coords(b, loc, layout, r)))
@@ -93,6 +126,13 @@ LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
     for (const RegisterAccess &access : accesses)
       redirect(kernel, mapping.lookup(access.op), *access.frag,
                access.registers[r]);
+    for (Operation *effect : effects) {
+      Operation *clone = mapping.lookup(effect);
+      OpBuilder gb(clone);
+      auto ifOp = scf::IfOp::create(gb, clone->getLoc(), firstReplica,
+                                    /*withElseRegion=*/false);
+      clone->moveBefore(ifOp.thenBlock()->getTerminator());
+    }
   }
   loop.erase();
   return success();
@@ -138,13 +178,17 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
   Location loc = loop.getLoc();
   auto ivs = loop.getInductionVars();
 
-  auto emitIteration = [&](OpBuilder &b, Value flat) {
+  auto emitIteration = [&](OpBuilder &b, ArrayRef<Value> coords) {
     IRMapping mapping;
-    for (auto [iv, coord] : llvm::zip(ivs, delinearize(b, loc, flat, extents)))
+    for (auto [iv, coord] : llvm::zip(ivs, coords))
       mapping.map(iv, coord);
     for (Operation &op : loop.getBody()->without_terminator())
       b.clone(op, mapping);
   };
+  // A vector never crosses a row when vec divides the last extent: its
+  // elements then differ in the last coordinate only, which keeps their
+  // addresses visibly consecutive for LLVM's load/store vectorizer.
+  bool rowVectors = extents.back() % vec == 0;
   auto guarded = [&](OpBuilder &b, Value flat, auto fill) {
     Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
                                          flat, constIndex(b, loc, total));
@@ -154,19 +198,32 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
   };
   // One step: this thread's `vec` iterations from `start` + tid * vec.
   auto emitStep = [&](OpBuilder &b, Value start) {
-    Value base = arith::AddIOp::create(
-        b, loc, start,
-        arith::MulIOp::create(b, loc, kernel.threadId(),
-                              constIndex(b, loc, vec)));
+    Value base =
+        arith::AddIOp::create(b, loc, start,
+                              arith::MulIOp::create(b, loc, kernel.threadId(),
+                                                    constIndex(b, loc, vec)));
     auto vector = [&](OpBuilder &vb) {
+      SmallVector<Value> start;
+      if (rowVectors)
+        start = delinearize(vb, loc, base, extents);
+      bool elementGuards = partial && total % vec != 0;
       for (int64_t v = 0; v < vec; ++v) {
-        Value flat = v == 0 ? base
-                            : Value(arith::AddIOp::create(
-                                  vb, loc, base, constIndex(vb, loc, v)));
-        if (partial && total % vec != 0)
-          guarded(vb, flat, [&](OpBuilder &eb) { emitIteration(eb, flat); });
+        Value flat = base;
+        if (v > 0 && (elementGuards || !rowVectors))
+          flat = arith::AddIOp::create(vb, loc, base, constIndex(vb, loc, v));
+        auto iteration = [&](OpBuilder &eb) {
+          if (!rowVectors)
+            return emitIteration(eb, delinearize(eb, loc, flat, extents));
+          SmallVector<Value> coords(start);
+          if (v > 0)
+            coords.back() = arith::AddIOp::create(eb, loc, coords.back(),
+                                                  constIndex(eb, loc, v));
+          emitIteration(eb, coords);
+        };
+        if (elementGuards)
+          guarded(vb, flat, iteration);
         else
-          emitIteration(vb, flat);
+          iteration(vb);
       }
     };
     // When vec divides the total, a vector is wholly inside or outside.

@@ -139,8 +139,8 @@ LogicalResult lowerReduce(KernelLowering &kernel, tile::ReduceOp reduce) {
   OpBuilder b(reduce);
   Location loc = reduce.getLoc();
   tile::ReduceKind kind = reduce.getKind();
-  bool abs = kind == tile::ReduceKind::abssum ||
-             kind == tile::ReduceKind::absmax;
+  bool abs =
+      kind == tile::ReduceKind::abssum || kind == tile::ReduceKind::absmax;
   Type type = dst->elementType;
   const Layout &in = src->layout;
 
@@ -159,10 +159,9 @@ LogicalResult lowerReduce(KernelLowering &kernel, tile::ReduceOp reduce) {
   }
   for (auto [k, slot] : llvm::enumerate(acc))
     if (!slot)
-      return reduce.emitError()
-             << "register " << k << " of `" << dst->name
-             << "` receives no element of `" << src->name
-             << "`; its layout does not match the reduction";
+      return reduce.emitError() << "register " << k << " of `" << dst->name
+                                << "` receives no element of `" << src->name
+                                << "`; its layout does not match the reduction";
 
   // Thread bases split into lanes and warps, projected and full.
   int64_t laneBits = log2Exact(in.numLanes());
@@ -188,14 +187,15 @@ LogicalResult lowerReduce(KernelLowering &kernel, tile::ReduceOp reduce) {
     int64_t threads = in.numThreads();
     auto scratchType = tile::getBufferType({threads * outRegs}, type,
                                            tile::MemorySpace::shared);
-    Value scratch = tile::AllocOp::create(b, loc, scratchType,
-                                          "reduce_scratch");
+    Value scratch =
+        tile::AllocOp::create(b, loc, scratchType, "reduce_scratch");
     Value tid = kernel.threadId();
-    Value base = arith::MulIOp::create(b, loc, tid, constIndex(b, loc, outRegs));
+    Value base =
+        arith::MulIOp::create(b, loc, tid, constIndex(b, loc, outRegs));
     for (int64_t k = 0; k < outRegs; ++k)
-      memref::StoreOp::create(
-          b, loc, acc[k], scratch,
-          ValueRange{arith::AddIOp::create(b, loc, base, constIndex(b, loc, k))});
+      memref::StoreOp::create(b, loc, acc[k], scratch,
+                              ValueRange{arith::AddIOp::create(
+                                  b, loc, base, constIndex(b, loc, k))});
     gpu::BarrierOp::create(b, loc);
     // Every nonzero combination of the masks, in thread-id units.
     int64_t combos = int64_t(1) << warpMasks.size();
@@ -223,7 +223,8 @@ LogicalResult lowerReduce(KernelLowering &kernel, tile::ReduceOp reduce) {
   for (int64_t k = 0; k < outRegs; ++k) {
     Value value = acc[k];
     if (!reduce.getClear())
-      value = combine(b, loc, kind, kernel.loadRegister(b, loc, *dst, k), value);
+      value =
+          combine(b, loc, kind, kernel.loadRegister(b, loc, *dst, k), value);
     kernel.storeRegister(b, loc, *dst, k, value);
   }
   reduce.erase();

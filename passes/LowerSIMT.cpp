@@ -91,13 +91,13 @@ LogicalResult KernelLowering::addFragment(tile::AllocOp alloc) {
   EntryListener listener(last);
   OpBuilder b = entryBuilder();
   b.setListener(&listener);
-  auto regsType = MemRefType::get({layout->numRegisters()},
-                                  type.getElementType());
+  auto regsType =
+      MemRefType::get({layout->numRegisters()}, type.getElementType());
   Value regs = memref::AllocaOp::create(b, alloc.getLoc(), regsType);
   lastEntryOp = last;
-  frags.push_back({alloc, Fragment{std::move(*layout), regs,
-                                   alloc.getName().str(),
-                                   type.getElementType()}});
+  frags.push_back(
+      {alloc, Fragment{std::move(*layout), regs, alloc.getName().str(),
+                       type.getElementType()}});
   return success();
 }
 
@@ -145,16 +145,15 @@ Value KernelLowering::threadCoord(const Layout &layout, size_t dim) {
     if (isPowerOfTwo(c))
       while (bit + run < key.size() && key[bit + run] == (c << run))
         ++run;
-    Value shifted = arith::ShRUIOp::create(b, loc, tid,
-                                           constIndex(b, loc, int64_t(bit)));
+    Value shifted =
+        arith::ShRUIOp::create(b, loc, tid, constIndex(b, loc, int64_t(bit)));
     Value field = arith::AndIOp::create(
         b, loc, shifted, constIndex(b, loc, (int64_t(1) << run) - 1));
-    Value term =
-        isPowerOfTwo(c)
-            ? Value(arith::ShLIOp::create(b, loc, field,
-                                          constIndex(b, loc, log2Exact(c))))
-            : Value(arith::MulIOp::create(b, loc, field,
-                                          constIndex(b, loc, c)));
+    Value term = isPowerOfTwo(c)
+                     ? Value(arith::ShLIOp::create(
+                           b, loc, field, constIndex(b, loc, log2Exact(c))))
+                     : Value(arith::MulIOp::create(b, loc, field,
+                                                   constIndex(b, loc, c)));
     add(term, isPowerOfTwo(c) ? c * ((int64_t(1) << run) - 1) : c);
     bit += run;
   }
@@ -178,11 +177,11 @@ SmallVector<Value> KernelLowering::coords(OpBuilder &b, Location loc,
     if (regCoord[d] == 0)
       result.push_back(thread);
     else if ((layout.registerMask(d) & layout.threadMask(d)) == 0)
-      result.push_back(arith::AddIOp::create(
-          b, loc, thread, constIndex(b, loc, regCoord[d])));
+      result.push_back(arith::AddIOp::create(b, loc, thread,
+                                             constIndex(b, loc, regCoord[d])));
     else
-      result.push_back(arith::XOrIOp::create(
-          b, loc, thread, constIndex(b, loc, regCoord[d])));
+      result.push_back(arith::XOrIOp::create(b, loc, thread,
+                                             constIndex(b, loc, regCoord[d])));
   }
   return result;
 }
@@ -293,9 +292,9 @@ LogicalResult simt::buildStridedLoop(
     function_ref<void(OpBuilder &, Location, ValueRange)> body) {
   auto loop = tile::ParallelOp::create(b, loc, extents);
   MLIRContext *ctx = b.getContext();
-  loop.setLoopLayoutAttr(DictionaryAttr::get(
-      ctx, {NamedAttribute(StringAttr::get(ctx, kVecKey),
-                           b.getI64IntegerAttr(vec))}));
+  loop.setLoopLayoutAttr(
+      DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, kVecKey),
+                                               b.getI64IntegerAttr(vec))}));
   OpBuilder inner = OpBuilder::atBlockTerminator(loop.getBody());
   body(inner, loc, loop.getInductionVars());
   return lowerParallel(kernel, loop);
@@ -324,11 +323,26 @@ LogicalResult rejectUnsupported(gpu::GPUFuncOp func) {
   return failure(walk.wasInterrupted());
 }
 
+/// Adds `contract` to the fast-math flags of every float arith op: the
+/// backend may then fuse a multiply and an add into one FMA, as nvcc does
+/// by default.
+void allowContraction(gpu::GPUFuncOp func) {
+  func.walk([](arith::ArithFastMathInterface op) {
+    arith::FastMathFlagsAttr flags = op.getFastMathFlagsAttr();
+    arith::FastMathFlags value =
+        flags ? flags.getValue() : arith::FastMathFlags::none;
+    StringRef name = op.getFastMathAttrName();
+    op->setAttr(name,
+                arith::FastMathFlagsAttr::get(
+                    op->getContext(), value | arith::FastMathFlags::contract));
+  });
+}
+
 LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options) {
   std::optional<int64_t> threads = kernelThreads(func);
   if (!threads)
-    return func.emitError() << "kernel '" << func.getName()
-                            << "' has no known block size";
+    return func.emitError()
+           << "kernel '" << func.getName() << "' has no known block size";
   if (failed(rejectUnsupported(func)) || failed(lowerLoops(func)))
     return failure();
   KernelLowering kernel(func, *threads, options);
@@ -353,14 +367,17 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options) {
     if (!alloc->use_empty()) {
       Operation *user = *alloc->user_begin();
       return user->emitError()
-             << "fragment `" << frag.name << "` is used by '"
-             << user->getName()
+             << "fragment `" << frag.name << "` is used by '" << user->getName()
              << "' outside a T.Parallel loop, copy, fill or reduction; the "
                 "SIMT lowering cannot tell which thread holds the element";
     }
     alloc->erase();
   }
-  return lowerLocals(func);
+  if (failed(lowerLocals(func)))
+    return failure();
+  if (options.fpContract)
+    allowContraction(func);
+  return success();
 }
 
 struct TileLowerSIMT : tilec::impl::TileLowerSIMTBase<TileLowerSIMT> {
@@ -370,12 +387,13 @@ struct TileLowerSIMT : tilec::impl::TileLowerSIMTBase<TileLowerSIMT> {
     if (assertLowering != "assert" && assertLowering != "printf") {
       getOperation().emitError()
           << "assert-lowering must be `assert` or `printf`, not `"
-          << assertLowering << "`";
+          << std::string(assertLowering) << "`";
       return signalPassFailure();
     }
     LowerOptions options;
     options.assertLowering = assertLowering;
     options.unrollLimit = unrollLimit;
+    options.fpContract = fpContract;
     SmallVector<gpu::GPUFuncOp> kernels;
     getOperation().walk([&](gpu::GPUFuncOp func) {
       if (func.isKernel())

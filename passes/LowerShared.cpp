@@ -1,4 +1,5 @@
-//===- LowerShared.cpp - tile-lower-shared: shared buffers to views --------===//
+//===- LowerShared.cpp - tile-lower-shared: shared buffers to views
+//--------===//
 //
 // Algorithm: per gpu.func kernel with shared tile.allocs, materialize the
 // kernel's dynamic shared memory once at entry (gpu.dynamic_shared_memory,

@@ -28,6 +28,7 @@
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tile-outline-kernels"
@@ -58,6 +59,93 @@ Type kernelParamType(Type type) {
     return type;
   return nullptr;
 }
+
+/// Builds index arithmetic for a `tile.shape` entry such as "(n + 127) /
+/// 128 * 2": integers, symbol names, + - * / % and parentheses, with C
+/// precedence (the header evaluates the same text in C++). Returns null on
+/// anything else.
+class ExprParser {
+public:
+  ExprParser(StringRef text, OpBuilder &b, Location loc,
+             function_ref<Value(StringRef)> lookup)
+      : text(text), b(b), loc(loc), lookup(lookup) {}
+
+  Value parse() {
+    Value v = sum();
+    skipSpace();
+    return pos == text.size() ? v : Value();
+  }
+
+private:
+  void skipSpace() {
+    while (pos < text.size() && text[pos] == ' ')
+      ++pos;
+  }
+  bool eat(char c) {
+    skipSpace();
+    if (pos < text.size() && text[pos] == c) {
+      ++pos;
+      return true;
+    }
+    return false;
+  }
+  Value sum() {
+    Value lhs = product();
+    while (lhs) {
+      if (eat('+'))
+        lhs = binary<arith::AddIOp>(lhs, product());
+      else if (eat('-'))
+        lhs = binary<arith::SubIOp>(lhs, product());
+      else
+        break;
+    }
+    return lhs;
+  }
+  Value product() {
+    Value lhs = atom();
+    while (lhs) {
+      if (eat('*'))
+        lhs = binary<arith::MulIOp>(lhs, atom());
+      else if (eat('/'))
+        lhs = binary<arith::DivSIOp>(lhs, atom());
+      else if (eat('%'))
+        lhs = binary<arith::RemSIOp>(lhs, atom());
+      else
+        break;
+    }
+    return lhs;
+  }
+  template <typename OpTy> Value binary(Value lhs, Value rhs) {
+    return rhs ? Value(OpTy::create(b, loc, lhs, rhs)) : Value();
+  }
+  Value atom() {
+    if (eat('(')) {
+      Value v = sum();
+      return eat(')') ? v : Value();
+    }
+    skipSpace();
+    size_t start = pos;
+    if (pos < text.size() && llvm::isDigit(text[pos])) {
+      while (pos < text.size() && llvm::isDigit(text[pos]))
+        ++pos;
+      int64_t value;
+      if (text.slice(start, pos).getAsInteger(10, value))
+        return nullptr;
+      return arith::ConstantIndexOp::create(b, loc, value);
+    }
+    while (pos < text.size() && (llvm::isAlnum(text[pos]) || text[pos] == '_'))
+      ++pos;
+    if (start == pos)
+      return nullptr;
+    return lookup(text.slice(start, pos));
+  }
+
+  StringRef text;
+  size_t pos = 0;
+  OpBuilder &b;
+  Location loc;
+  function_ref<Value(StringRef)> lookup;
+};
 
 class Outliner {
 public:
@@ -114,8 +202,7 @@ private:
   /// The sizes of dynamic tensor argument `i` on the device: from its
   /// `tile.shape` attribute (symbol names or integers), or, without one,
   /// the only symbol argument of the func.
-  FailureOr<SmallVector<OpFoldResult>> dynamicSizes(OpBuilder &b,
-                                                    unsigned i) {
+  FailureOr<SmallVector<OpFoldResult>> dynamicSizes(OpBuilder &b, unsigned i) {
     auto type = cast<MemRefType>(func.getArgument(i).getType());
     SmallVector<OpFoldResult> sizes;
     auto shape = func.getArgAttrOfType<ArrayAttr>(i, "tile.shape");
@@ -128,20 +215,31 @@ private:
         sizes.push_back(b.getIndexAttr(extent));
         continue;
       }
-      Value symbol;
       if (shape && d < shape.size()) {
-        if (auto name = dyn_cast<StringAttr>(shape[d]))
-          symbol = symbolArg(name.getValue());
-      } else if (symbols.size() == 1) {
-        symbol = symbols.front();
+        auto expr = dyn_cast<StringAttr>(shape[d]);
+        Value size;
+        auto lookup = [&](StringRef name) -> Value {
+          Value arg = symbolArg(name);
+          return arg ? mapping.lookupOrNull(arg) : Value();
+        };
+        if (expr)
+          size = ExprParser(expr.getValue(), b, func.getLoc(), lookup).parse();
+        if (!size)
+          return func.emitError()
+                 << "dimension " << d << " of argument #" << i << " is "
+                 << shape[d]
+                 << "; a dynamic dimension must be an integer expression "
+                    "(+ - * / %, parentheses) over symbol names";
+        sizes.push_back(size);
+        continue;
       }
-      if (!symbol)
+      if (symbols.size() != 1)
         return func.emitError()
                << "cannot tell which symbol is dimension " << d
                << " of argument #" << i
                << "; give the argument a `tile.shape` attribute naming "
                   "the symbol of each dynamic dimension";
-      sizes.push_back(mapping.lookup(symbol));
+      sizes.push_back(mapping.lookup(symbols.front()));
     }
     return sizes;
   }
@@ -155,8 +253,8 @@ private:
     for (auto [i, arg] : llvm::enumerate(func.getArguments())) {
       Value param = entry.getArgument(i);
       if (arg.getType().isIndex())
-        mapping.map(arg, arith::IndexCastOp::create(b, loc, b.getIndexType(),
-                                                    param));
+        mapping.map(
+            arg, arith::IndexCastOp::create(b, loc, b.getIndexType(), param));
       else if (!isa<MemRefType>(arg.getType()) ||
                cast<MemRefType>(arg.getType()).hasStaticShape())
         mapping.map(arg, param);
@@ -177,9 +275,9 @@ private:
           running = multiply(b, loc, running, (*sizes)[d]);
       }
       Value param = entry.getArgument(i);
-      mapping.map(arg, memref::ReinterpretCastOp::create(
-                           b, loc, type, param, b.getIndexAttr(0), *sizes,
-                           strides));
+      mapping.map(arg, memref::ReinterpretCastOp::create(b, loc, type, param,
+                                                         b.getIndexAttr(0),
+                                                         *sizes, strides));
     }
     static const gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
                                           gpu::Dimension::z};
@@ -201,8 +299,7 @@ private:
     auto materialize = [&](OpFoldResult v) -> Value {
       if (auto value = dyn_cast<Value>(v))
         return value;
-      return arith::ConstantIndexOp::create(
-          b, loc, *getConstantIntValue(v));
+      return arith::ConstantIndexOp::create(b, loc, *getConstantIntValue(v));
     };
     return arith::MulIOp::create(b, loc, materialize(x), materialize(y))
         .getResult();

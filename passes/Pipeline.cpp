@@ -4,7 +4,8 @@
 // the target facts (warp size, shared-memory limit, whether a device trap
 // exists) taken from TargetInfo so no pass names a vendor:
 //
-//   [tile-strip-debug] -> tile-infer-layouts -> tile-outline-kernels
+//   [tile-strip-debug] -> tile-infer-layouts -> tile-insert-barriers
+//   -> tile-outline-kernels
 //   -> tile-lower-simt -> tile-plan-shared -> tile-lower-shared
 //   -> canonicalize, cse -> arith-int-range-optimizations (per gpu.module:
 //      folds the bounds checks that thread/block ranges settle, e.g. the
@@ -31,6 +32,7 @@ LogicalResult tilec::buildTileToGPUPipeline(OpPassManager &pm,
   TileInferLayoutsOptions infer;
   infer.warpSize = opts.warpSize ? opts.warpSize : target->warpSize();
   pm.addPass(createTileInferLayouts(infer));
+  pm.addPass(createTileInsertBarriers());
   pm.addPass(createTileOutlineKernels());
   TileLowerSIMTOptions lower;
   // AMD has no __assertfail: asserts print and the kernel goes on.

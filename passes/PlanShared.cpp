@@ -1,4 +1,5 @@
-//===- PlanShared.cpp - tile-plan-shared: offsets in dynamic shared memory -===//
+//===- PlanShared.cpp - tile-plan-shared: offsets in dynamic shared memory
+//-===//
 //
 // Algorithm: per gpu.func kernel, walk its shared tile.allocs in program
 // order and give each the next offset aligned to `alignment` bytes (a bump
@@ -47,8 +48,8 @@ struct TilePlanShared : tilec::impl::TilePlanSharedBase<TilePlanShared> {
 
   void runOnOperation() override {
     if (alignment < 1 || !llvm::isPowerOf2_64(uint64_t(alignment))) {
-      getOperation().emitError() << "alignment must be a power of two, not "
-                                 << alignment;
+      getOperation().emitError()
+          << "alignment must be a power of two, not " << int64_t(alignment);
       return signalPassFailure();
     }
     SmallVector<gpu::GPUFuncOp> kernels;
@@ -80,10 +81,10 @@ struct TilePlanShared : tilec::impl::TilePlanSharedBase<TilePlanShared> {
         int64_t(llvm::alignTo(uint64_t(offset), uint64_t(alignment)));
     if (total > maxBytes) {
       InFlightDiagnostic diag = kernel.emitError()
-                                << "kernel '" << kernel.getName()
-                                << "' needs " << total
+                                << "kernel '" << kernel.getName() << "' needs "
+                                << total
                                 << " bytes of shared memory, more than the "
-                                << maxBytes << " a block may use";
+                                << int64_t(maxBytes) << " a block may use";
       for (tile::AllocOp alloc : buffers)
         diag.attachNote(alloc.getLoc())
             << "`" << alloc.getName() << "`: " << bufferBytes(alloc.getType())

@@ -50,7 +50,8 @@ DictionaryAttr simt::layoutToAttr(MLIRContext *ctx,
         bases.push_back(DenseI32ArrayAttr::get(ctx, values));
       }
     }
-    entries.emplace_back(StringAttr::get(ctx, name), ArrayAttr::get(ctx, bases));
+    entries.emplace_back(StringAttr::get(ctx, name),
+                         ArrayAttr::get(ctx, bases));
   }
   return DictionaryAttr::get(ctx, entries);
 }
@@ -100,7 +101,8 @@ std::optional<LinearLayout> simt::layoutFromAttr(Attribute attr,
     }
     outs.push_back({tensorDimName(d), int32_t(extent)});
   }
-  llvm::Expected<LinearLayout> layout = LinearLayout::create(std::move(ins), outs);
+  llvm::Expected<LinearLayout> layout =
+      LinearLayout::create(std::move(ins), outs);
   if (!layout) {
     error = llvm::toString(layout.takeError());
     return std::nullopt;
@@ -123,8 +125,7 @@ std::optional<int64_t> simt::stridedVec(Attribute attr) {
 //===----------------------------------------------------------------------===//
 
 std::optional<Layout> Layout::get(const LinearLayout &linear,
-                                  ArrayRef<int64_t> shape,
-                                  std::string &error) {
+                                  ArrayRef<int64_t> shape, std::string &error) {
   Layout result;
   result.lin = linear;
   result.tileShape.assign(shape.begin(), shape.end());
@@ -241,6 +242,14 @@ int64_t Layout::findRegister(int64_t t, uint64_t e) const {
   return it == regOfFlat.end() ? -1 : it->second;
 }
 
+int64_t Layout::replicaThreadMask() const {
+  int64_t mask = 0;
+  for (auto [bit, basis] : llvm::enumerate(threadBasisCoords))
+    if (llvm::all_of(basis, [](int64_t c) { return c == 0; }))
+      mask |= int64_t(1) << bit;
+  return mask;
+}
+
 int64_t Layout::contiguousRegisters() const {
   int64_t inner = tileShape.empty() ? 1 : tileShape.back();
   int64_t count = 1;
@@ -263,7 +272,8 @@ std::optional<LinearLayout> simt::makeBlocked(ArrayRef<int64_t> shape,
                                               int64_t vec, int64_t threads,
                                               int64_t warpSize,
                                               std::string &error) {
-  llvm::Expected<LinearLayout> layout = blockedLayout(shape, vec, threads, warpSize);
+  llvm::Expected<LinearLayout> layout =
+      blockedLayout(shape, vec, threads, warpSize);
   if (!layout) {
     error = llvm::toString(layout.takeError());
     return std::nullopt;
@@ -321,7 +331,8 @@ std::optional<LinearLayout> simt::selectDims(const Layout &layout,
   SmallVector<LinearLayout::NamedSize> outs;
   for (auto [d, extent] : llvm::enumerate(newShape))
     outs.push_back({tensorDimName(d), int32_t(extent)});
-  llvm::Expected<LinearLayout> result = LinearLayout::create(std::move(ins), outs);
+  llvm::Expected<LinearLayout> result =
+      LinearLayout::create(std::move(ins), outs);
   if (!result) {
     error = llvm::toString(result.takeError());
     return std::nullopt;
@@ -372,15 +383,12 @@ static std::optional<int64_t> evalOp(Operation *op, ArrayRef<int64_t> v) {
       .Case([&](arith::XOrIOp) { return v[0] ^ v[1]; })
       .Case([&](arith::ShLIOp) { return v[0] << v[1]; })
       .Case([&](arith::ShRSIOp) { return v[0] >> v[1]; })
-      .Case([&](arith::ShRUIOp) {
-        return int64_t(uint64_t(v[0]) >> v[1]);
-      })
+      .Case([&](arith::ShRUIOp) { return int64_t(uint64_t(v[0]) >> v[1]); })
       .Case([&](arith::MinSIOp) { return std::min(v[0], v[1]); })
       .Case([&](arith::MaxSIOp) { return std::max(v[0], v[1]); })
       .Case([&](arith::SelectOp) { return v[0] ? v[1] : v[2]; })
       .Case<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
-            arith::ExtUIOp, arith::TruncIOp>(
-          [&](Operation *) { return v[0]; })
+            arith::ExtUIOp, arith::TruncIOp>([&](Operation *) { return v[0]; })
       .Case([&](arith::CmpIOp cmp) -> std::optional<int64_t> {
         switch (cmp.getPredicate()) {
         case arith::CmpIPredicate::eq:
@@ -443,7 +451,8 @@ std::string simt::formatCoord(ArrayRef<int64_t> coord) {
 
 std::optional<SmallVector<int64_t>>
 simt::resolveRegisters(const Layout &loop, ValueRange ivs, ValueRange indices,
-                       const Layout &frag, std::string &why) {
+                       const Layout &frag, std::string &why,
+                       const DenseMap<Value, int64_t> *fixed) {
   if (loop.numThreads() != frag.numThreads()) {
     why = "the loop is laid out over " + std::to_string(loop.numThreads()) +
           " threads but the buffer over " + std::to_string(frag.numThreads());
@@ -451,8 +460,7 @@ simt::resolveRegisters(const Layout &loop, ValueRange ivs, ValueRange indices,
   }
   // Same layout, indexed by the induction variables in order: register r
   // of the loop is register r of the buffer.
-  if (loop == frag && indices.size() == ivs.size() &&
-      llvm::equal(indices, ivs))
+  if (loop == frag && indices.size() == ivs.size() && llvm::equal(indices, ivs))
     return llvm::to_vector(llvm::seq<int64_t>(0, loop.numRegisters()));
 
   SmallVector<int64_t> result;
@@ -463,6 +471,8 @@ simt::resolveRegisters(const Layout &loop, ValueRange ivs, ValueRange indices,
     for (int64_t t = 0; t < loop.numThreads(); ++t) {
       SmallVector<int64_t> point = loop.unflatten(loop.elementAt(r, t));
       env.clear();
+      if (fixed)
+        env = *fixed;
       for (auto [iv, c] : llvm::zip(ivs, point))
         env[iv] = c;
       for (auto [d, index] : llvm::enumerate(indices)) {
@@ -470,14 +480,17 @@ simt::resolveRegisters(const Layout &loop, ValueRange ivs, ValueRange indices,
         if (!v) {
           why = "its index #" + std::to_string(d) +
                 " depends on a value other than the loop variables and "
-                "constants";
+                "constants (a fragment index may use the variables of "
+                "inner T.unroll loops, not of serial ones)";
           return std::nullopt;
         }
         coord[d] = *v;
         if (*v < 0 || *v >= frag.shape()[d]) {
-          why = "iteration " + formatCoord(point) + " indexes it out of its "
-                "shape " + formatCoord(frag.shape()) + " (index #" +
-                std::to_string(d) + " is " + std::to_string(*v) + ")";
+          why = "iteration " + formatCoord(point) +
+                " indexes it out of its "
+                "shape " +
+                formatCoord(frag.shape()) + " (index #" + std::to_string(d) +
+                " is " + std::to_string(*v) + ")";
           return std::nullopt;
         }
       }
@@ -501,9 +514,10 @@ simt::resolveRegisters(const Layout &loop, ValueRange ivs, ValueRange indices,
   return result;
 }
 
-std::optional<SmallVector<int64_t>>
-simt::resolveProjection(const Layout &src, ArrayRef<int> dims,
-                        const Layout &dst, std::string &why) {
+std::optional<SmallVector<int64_t>> simt::resolveProjection(const Layout &src,
+                                                            ArrayRef<int> dims,
+                                                            const Layout &dst,
+                                                            std::string &why) {
   if (src.numThreads() != dst.numThreads()) {
     why = "the source is laid out over " + std::to_string(src.numThreads()) +
           " threads but the destination over " +

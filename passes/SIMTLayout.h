@@ -1,4 +1,4 @@
-//===- SIMTLayout.h - Fragment and loop layouts as the passes use them -*- C++ -*-===//
+//===- SIMTLayout.h - Fragment and loop layouts for the passes -*- C++ -*-===//
 //
 // The bridge between the layout library (LinearLayout values) and the SIMT
 // passes: the attribute form of a layout (what tile-infer-layouts writes and
@@ -99,6 +99,10 @@ public:
   int64_t registerMask(size_t dim) const { return regMasks[dim]; }
   int64_t threadMask(size_t dim) const { return threadMasks[dim]; }
 
+  /// Thread-id bits whose basis is zero: threads differing only there hold
+  /// the same elements (replicas).
+  int64_t replicaThreadMask() const;
+
   /// Number of low registers that hold consecutive elements of the last
   /// dimension (register r -> last coordinate r, other coordinates 0).
   int64_t contiguousRegisters() const;
@@ -145,10 +149,12 @@ std::optional<int64_t> evalIndex(mlir::Value value,
 /// fragment access `indices` into a buffer laid out by `frag`: the
 /// register of the fragment read/written by each loop register (the same
 /// for every thread), or nullopt with a message in `why`.
+/// `fixed` binds further values (e.g. the induction variables of inner
+/// loops that will be unrolled) for the evaluation.
 std::optional<llvm::SmallVector<int64_t>>
 resolveRegisters(const Layout &loop, mlir::ValueRange ivs,
-                 mlir::ValueRange indices, const Layout &frag,
-                 std::string &why);
+                 mlir::ValueRange indices, const Layout &frag, std::string &why,
+                 const llvm::DenseMap<mlir::Value, int64_t> *fixed = nullptr);
 
 /// For a reduction (or any projection) from `src` into `dst`, where dst
 /// dimension d is src dimension `dims[d]` (-1: a unit dimension): the dst

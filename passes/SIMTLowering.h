@@ -28,6 +28,8 @@ struct LowerOptions {
   std::string assertLowering = "assert";
   /// Strided loops with at most this many steps are unrolled.
   int64_t unrollLimit = 16;
+  /// Mark float arith ops `contract` (FMA formation).
+  bool fpContract = true;
 };
 
 /// A fragment buffer once lowered: this thread's registers.
@@ -66,8 +68,7 @@ public:
   mlir::Value threadCoord(const Layout &layout, size_t dim);
   /// This thread's coordinates of register `r` under `layout`, built at
   /// `b`'s insertion point (thread part + a constant).
-  llvm::SmallVector<mlir::Value> coords(mlir::OpBuilder &b,
-                                        mlir::Location loc,
+  llvm::SmallVector<mlir::Value> coords(mlir::OpBuilder &b, mlir::Location loc,
                                         const Layout &layout, int64_t r);
 
   mlir::Value loadRegister(mlir::OpBuilder &b, mlir::Location loc,
@@ -114,12 +115,12 @@ bool isSpace(mlir::Value buffer, tile::MemorySpace space);
 
 /// Builds `tile.parallel` over `extents` with a strided `{vec = vec}`
 /// layout and a body filled by `body(builder, loc, ivs)`, and lowers it.
-mlir::LogicalResult buildStridedLoop(
-    KernelLowering &kernel, mlir::OpBuilder &b, mlir::Location loc,
-    llvm::ArrayRef<int64_t> extents, int64_t vec,
-    llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
-                            mlir::ValueRange)>
-        body);
+mlir::LogicalResult
+buildStridedLoop(KernelLowering &kernel, mlir::OpBuilder &b, mlir::Location loc,
+                 llvm::ArrayRef<int64_t> extents, int64_t vec,
+                 llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
+                                         mlir::ValueRange)>
+                     body);
 
 //===----------------------------------------------------------------------===//
 // The families, in the order the pass runs them

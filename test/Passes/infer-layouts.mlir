@@ -206,3 +206,58 @@ func.func @bad_layout() attributes {tile.kernel} {
   }
   return
 }
+
+// -----
+
+// A loop over rows indexing a 2-D fragment as a[i, k] with k from an inner
+// T.unroll loop takes the fragment's layout on its rows (thread t: rows t
+// and t + 32, the 4 columns in its registers dropped), and `s` gets it.
+// CHECK-LABEL: func.func @row_loop
+// CHECK: tile.alloc "a" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 32, 0>], warp = []}}
+// CHECK: tile.alloc "s" {layout = {lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [array<i32: 32>], warp = []}}
+// CHECK: tile.parallel ({{.*}}) in [64] attributes {loop_layout = {lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [array<i32: 32>], warp = []}}
+func.func @row_loop(%G: memref<64x4xf32>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc "a" : memref<64x4xf32, #tile.space<fragment>>
+    %s = tile.alloc "s" : memref<64xf32, #tile.space<fragment>>
+    tile.copy %G[%c0, %c0] [64, 4] to %a[%c0, %c0] [64, 4] : memref<64x4xf32>, memref<64x4xf32, #tile.space<fragment>>
+    tile.parallel (%i) in [64] {
+      %z = arith.constant 0.0 : f32
+      memref.store %z, %s[%i] : memref<64xf32, #tile.space<fragment>>
+      tile.for unroll %k = %c0 to %c4 step %c1 {
+        %x = memref.load %a[%i, %k] : memref<64x4xf32, #tile.space<fragment>>
+        %y = memref.load %s[%i] : memref<64xf32, #tile.space<fragment>>
+        %w = arith.addf %x, %y : f32
+        memref.store %w, %s[%i] : memref<64xf32, #tile.space<fragment>>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// The same with a serial inner loop: its variable would index registers
+// at run time.
+func.func @serial_inner(%G: memref<64x4xf32>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    %a = tile.alloc "a" : memref<64x4xf32, #tile.space<fragment>>
+    // expected-note @below {{`a` got its layout here}}
+    tile.copy %G[%c0, %c0] [64, 4] to %a[%c0, %c0] [64, 4] : memref<64x4xf32>, memref<64x4xf32, #tile.space<fragment>>
+    // expected-error @below {{its index #1 depends on a value other than the loop variables and constants (a fragment index may use the variables of inner T.unroll loops, not of serial ones)}}
+    tile.parallel (%i) in [64] {
+      tile.for serial %k = %c0 to %c4 step %c1 {
+        // expected-note @below {{the access}}
+        %x = memref.load %a[%i, %k] : memref<64x4xf32, #tile.space<fragment>>
+        memref.store %x, %G[%i, %k] : memref<64x4xf32>
+      }
+    }
+  }
+  return
+}

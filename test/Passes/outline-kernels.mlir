@@ -147,3 +147,34 @@ module {
     return
   }
 }
+
+// -----
+
+// A dynamic dimension may be an expression over symbols.
+// CHECK-LABEL: gpu.func @expression_kernel
+// CHECK: %[[N:.*]] = arith.index_cast %{{.*}} : i32 to index
+// CHECK: %[[ONE:.*]] = arith.constant 1 : index
+// CHECK: %[[SUM:.*]] = arith.addi %[[N]], %[[ONE]] : index
+// CHECK: %[[TWO:.*]] = arith.constant 2 : index
+// CHECK: %[[SIZE:.*]] = arith.muli %[[SUM]], %[[TWO]] : index
+// CHECK: memref.reinterpret_cast %{{.*}} to offset: [0], sizes: [%[[SIZE]]], strides: [1]
+module {
+  func.func @expression(%A: memref<?xf32> {tile.shape = ["(n + 1) * 2"]}, %n: index {tile.symbol = "n"}) attributes {tile.kernel} {
+    %c1 = arith.constant 1 : index
+    tile.kernel blocks(%bx) in (%c1) threads(32) {
+    }
+    return
+  }
+}
+
+// -----
+
+module {
+  // expected-error @below {{dimension 0 of argument #0 is "m * 2"; a dynamic dimension must be an integer expression (+ - * / %, parentheses) over symbol names}}
+  func.func @unknown_symbol(%A: memref<?xf32> {tile.shape = ["m * 2"]}, %n: index {tile.symbol = "n"}) attributes {tile.kernel} {
+    %c1 = arith.constant 1 : index
+    tile.kernel blocks(%bx) in (%c1) threads(32) {
+    }
+    return
+  }
+}

@@ -9,6 +9,7 @@
 #include "tilec/Passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -31,10 +32,12 @@ int main(int argc, char **argv) {
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::scf::SCFDialect, mlir::vector::VectorDialect>();
   tilec::registerTilePasses();
+  tilec::registerTileToGPUPipeline();
   // The generic cleanups lit tests combine with tilec's passes.
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();
+  mlir::arith::registerIntRangeOptimizationsPass();
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "tilec optimizer driver (tile dialect passes)\n", registry));
 }

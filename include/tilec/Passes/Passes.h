@@ -52,8 +52,9 @@ struct TileToGPUOptions {
 /// module of traced prim_funcs (tile dialect) into a `gpu.container_module`
 /// whose `gpu.module @tilec_kernels` holds one `gpu.func` kernel per
 /// `tile.kernel`, using only upstream gpu/arith/math/memref/scf/cf/vector
-/// ops: tile-infer-layouts, tile-outline-kernels, tile-lower-simt,
-/// tile-plan-shared, tile-lower-shared and the upstream cleanups
+/// ops: [tile-strip-debug], tile-infer-layouts, tile-insert-barriers,
+/// tile-outline-kernels, tile-lower-simt, tile-plan-shared,
+/// tile-lower-shared and the upstream cleanups
 /// (canonicalize, cse, integer-range folding). Fails, adding nothing, when
 /// `opts.chip` is not a chip TargetInfo knows (the caller reports it).
 mlir::LogicalResult buildTileToGPUPipeline(mlir::OpPassManager &pm,

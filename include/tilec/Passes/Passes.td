@@ -77,6 +77,34 @@ def TileInferLayouts : Pass<"tile-infer-layouts"> {
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
+def TileInsertBarriers : Pass<"tile-insert-barriers"> {
+  let summary = "Synchronize the block around writes to shared memory";
+  let description = [{
+    TileLang programs do not synchronize shared memory by hand: the
+    compiler does. This pass puts a `tile.barrier` before and after every
+    tile-level op that writes a shared buffer (`tile.copy` or `tile.fill`
+    into shared memory, a `tile.parallel` loop storing to one,
+    `tile.atomic_add` on one), so that the threads that later read the
+    buffer see the writes (after) and the threads still reading the old
+    contents finish first (before; this also orders the iterations of a
+    loop). A barrier that would directly follow another is not added, nor
+    one before a top-level op that no shared-memory access precedes.
+
+    Writes to shared memory outside these ops (a plain store in the kernel
+    body) are the program's to synchronize with `T.sync_threads()`.
+    Barriers inside divergent control flow are the program's
+    responsibility too, as in CUDA.
+
+    ```mlir
+    tile.copy %A[...] to %As[...]      // becomes
+    tile.barrier
+    tile.copy %A[...] to %As[...]
+    tile.barrier
+    ```
+  }];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
+}
+
 def TileOutlineKernels : Pass<"tile-outline-kernels", "::mlir::ModuleOp"> {
   let summary = "Outline tile.kernel ops into gpu.func kernels";
   let description = [{
@@ -91,7 +119,9 @@ def TileOutlineKernels : Pass<"tile-outline-kernels", "::mlir::ModuleOp"> {
     ABI: every kernel takes all of the prim_func's arguments, in order.
     Global tensors with a static shape keep their memref type; those with a
     dynamic shape become a rank-0 memref (a bare base pointer) reshaped
-    inside the kernel from the symbol arguments; `index` arguments (the
+    inside the kernel from the symbol arguments (each dynamic dimension's
+    size is its `tile.shape` entry: a symbol name or an expression over
+    symbols; without `tile.shape`, the only symbol); `index` arguments (the
     `T.dynamic` symbols) become `i32`. Pointer arguments get `llvm.noalias`
     and `llvm.align = 16`.
 
@@ -135,7 +165,10 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
     - `tile.for`: `serial` becomes `scf.for`, `unroll` and `vectorized` are
       fully unrolled when their bounds are static; `tile.pipelined` becomes
       a plain `scf.for` keeping its schedule as `tile.*` attributes;
-    - local buffers become `memref.alloca`.
+    - local buffers become `memref.alloca`;
+    - with `fp-contract` (the default, as nvcc's `--fmad=true`), float
+      arith ops in kernels get the `contract` fast-math flag so that
+      multiply-adds become FMAs.
 
     Shared buffers stay `tile.alloc`s (the scratch of cross-warp reductions
     is added as one more) for `tile-plan-shared`.
@@ -148,7 +181,10 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
            "on)">,
     Option<"unrollLimit", "unroll-limit", "int64_t", /*default=*/"16",
            "Strided T.Parallel loops with at most this many steps per "
-           "thread are unrolled">
+           "thread are unrolled">,
+    Option<"fpContract", "fp-contract", "bool", /*default=*/"true",
+           "Allow a * b + c to fuse into one FMA in kernels (nvcc's and "
+           "TileLang's default, --fmad=true)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",

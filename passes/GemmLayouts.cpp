@@ -1,0 +1,318 @@
+//===- GemmLayouts.cpp - Layout decisions of the mma.sync GEMM path -------===//
+//
+// Part of tile-infer-layouts, run before the SIMT inference so that the
+// accumulator layouts it records count as pinned there (the T.Parallel
+// epilogues and fragment copies then follow the mma fragment). Per
+// tile.gemm:
+//  1. check the operands: A and B shared f16/bf16 buffers, C an f32
+//     fragment, shapes agreeing with transpose_A/transpose_B;
+//  2. split the block's warps with computeWarpPartition (the gemm's
+//     GemmWarpPolicy) and record `warp_partition`;
+//  3. give C the block-level mma.sync accumulator layout; a C that already
+//     carries a different layout (a second gemm, a pinned layout) is a
+//     located error naming both;
+//  4. give each shared operand the layout pickSharedLayout chooses; a
+//     swizzle is recorded as the XOR it applies to the row-major offset
+//     (checked element by element against the library's layout) and only
+//     when every use of the buffer goes through this lowering (16-byte
+//     copies into it and tile.gemm reads), since other users index it
+//     row-major.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmLayouts.h"
+#include "SIMTLayout.h"
+
+#include "tilec/Dialect/TileOps.h"
+#include "tilec/Layout/MmaLayouts.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "llvm/ADT/DenseMap.h"
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+std::string errorText(llvm::Error err) { return llvm::toString(std::move(err)); }
+
+tile::AllocOp allocOf(Value buffer) {
+  return buffer.getDefiningOp<tile::AllocOp>();
+}
+
+bool isSpace(Value buffer, tile::MemorySpace space) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  return type && tile::getMemorySpace(type) == space;
+}
+
+GemmWarpPolicy toPolicy(tile::GemmWarpPolicy policy) {
+  switch (policy) {
+  case tile::GemmWarpPolicy::full_row:
+    return GemmWarpPolicy::FullRow;
+  case tile::GemmWarpPolicy::full_col:
+    return GemmWarpPolicy::FullCol;
+  case tile::GemmWarpPolicy::square:
+    break;
+  }
+  return GemmWarpPolicy::Square;
+}
+
+/// The XOR on the row-major offset that equals `layout`, if one does: the
+/// candidate's bit count and base come from the swizzle width and the
+/// element size, its shift is searched, and the winner is checked on every
+/// element.
+std::optional<XorSwizzle> xorOf(const SharedLayout &layout) {
+  ArrayRef<int64_t> shape = layout.getShape();
+  if (shape.size() != 2)
+    return std::nullopt;
+  if (layout.getSwizzle() == SwizzleMode::None)
+    return XorSwizzle{};
+  int64_t rows = shape[0], cols = shape[1];
+  int32_t bits = int32_t(layout.getSwizzle());
+  int32_t base = log2Exact(16 / layout.getElemBytes());
+  for (int32_t shift = bits; shift < 24; ++shift) {
+    XorSwizzle cand{bits, base, shift};
+    bool all = true;
+    for (int64_t r = 0; r < rows && all; ++r)
+      for (int64_t c = 0; c < cols && all; ++c) {
+        llvm::Expected<int64_t> off = layout.offset({r, c});
+        if (!off) {
+          llvm::consumeError(off.takeError());
+          return std::nullopt;
+        }
+        all = *off == cand.apply(r * cols + c);
+      }
+    if (all)
+      return cand;
+  }
+  return std::nullopt;
+}
+
+/// Whether every use of a shared buffer is one this path lowers with the
+/// swizzle: a tile.copy from global memory into it or a tile.gemm read.
+bool onlyGemmUses(tile::AllocOp alloc) {
+  for (Operation *user : alloc->getUsers()) {
+    if (isa<tile::GemmOp>(user))
+      continue;
+    if (auto copy = dyn_cast<tile::CopyOp>(user))
+      if (copy.getDst() == alloc.getResult() && gemm::isOperandCopy(copy))
+        continue;
+    return false;
+  }
+  return true;
+}
+
+class GemmInference {
+public:
+  GemmInference(Operation *kernel, int64_t threads, int64_t warpSize)
+      : kernel(kernel), threads(threads), warpSize(warpSize) {}
+
+  LogicalResult run() {
+    WalkResult walk = kernel->walk([&](tile::GemmOp gemm) {
+      return failed(infer(gemm)) ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+    });
+    return failure(walk.wasInterrupted());
+  }
+
+private:
+  LogicalResult infer(tile::GemmOp gemm) {
+    tile::AllocOp a = allocOf(gemm.getA()), b = allocOf(gemm.getB()),
+                  c = allocOf(gemm.getC());
+    if (!c || !isSpace(gemm.getC(), tile::MemorySpace::fragment))
+      return gemm.emitError("T.gemm accumulates into a fragment "
+                            "(T.alloc_fragment) buffer");
+    if (!a || !b || !isSpace(gemm.getA(), tile::MemorySpace::shared) ||
+        !isSpace(gemm.getB(), tile::MemorySpace::shared))
+      return gemm.emitError("T.gemm on the mma.sync path reads A and B from "
+                            "shared memory (T.alloc_shared); operands in "
+                            "registers are not supported yet");
+    auto aType = cast<MemRefType>(a.getType());
+    auto bType = cast<MemRefType>(b.getType());
+    auto cType = cast<MemRefType>(c.getType());
+    Type in = aType.getElementType();
+    if (in != bType.getElementType() || !(in.isF16() || in.isBF16()) ||
+        !cType.getElementType().isF32())
+      return gemm.emitError()
+             << "T.gemm on the mma.sync path needs float16 or bfloat16 A and "
+                "B of one type and a float32 accumulator, got "
+             << aType.getElementType() << ", " << bType.getElementType()
+             << " -> " << cType.getElementType();
+    if (aType.getRank() != 2 || bType.getRank() != 2 || cType.getRank() != 2)
+      return gemm.emitError("T.gemm operands must be 2-D tiles");
+    int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+    int64_t am = aType.getDimSize(gemm.getTransposeA() ? 1 : 0);
+    int64_t k = aType.getDimSize(gemm.getTransposeA() ? 0 : 1);
+    int64_t bk = bType.getDimSize(gemm.getTransposeB() ? 1 : 0);
+    int64_t bn = bType.getDimSize(gemm.getTransposeB() ? 0 : 1);
+    if (am != m || bn != n || bk != k)
+      return gemm.emitError() << "T.gemm shapes disagree: A gives " << am
+                              << "x" << k << ", B " << bk << "x" << bn
+                              << ", C is " << m << "x" << n;
+    if (k % 16)
+      return gemm.emitError() << "T.gemm on the mma.sync path needs K a "
+                                 "multiple of 16, got "
+                              << k;
+    if (threads % warpSize)
+      return gemm.emitError() << "T.gemm needs whole warps, the kernel has "
+                              << threads << " threads";
+
+    llvm::Expected<WarpPartition> warps = computeWarpPartition(
+        toPolicy(gemm.getPolicy()), m, n, threads / warpSize);
+    if (!warps)
+      return gemm.emitError() << errorText(warps.takeError());
+    // Each warp loads B for two n8 tiles at a time (ldmatrix.x4).
+    if (n / warps->warpsN % 16)
+      return gemm.emitError()
+             << "T.gemm on the mma.sync path needs at least 16 columns per "
+                "warp; "
+             << n << " columns over " << warps->warpsN << " warps along N";
+    gemm->setAttr(gemm::kWarpPartitionAttr,
+                  DenseI64ArrayAttr::get(gemm.getContext(),
+                                         {warps->warpsM, warps->warpsN}));
+
+    llvm::Expected<LinearLayout> acc = mmaAccumulatorLayout(m, n, *warps);
+    if (!acc)
+      return gemm.emitError() << "no mma.sync accumulator layout for `"
+                              << c.getName() << "`: "
+                              << errorText(acc.takeError());
+    DictionaryAttr accAttr = simt::layoutToAttr(gemm.getContext(), *acc);
+    if (Attribute old = c.getLayoutAttr(); old && old != accAttr) {
+      InFlightDiagnostic diag = gemm.emitError()
+                                << "conflicting layouts for fragment `"
+                                << c.getName()
+                                << "`: this T.gemm needs the mma.sync "
+                                   "accumulator layout for a "
+                                << warps->warpsM << "x" << warps->warpsN
+                                << " warp split";
+      if (Operation *prev = accOwner.lookup(c))
+        diag << ", but the T.gemm at " << simt::formatLoc(prev->getLoc())
+             << " gave it another";
+      else
+        diag << ", but it is pinned to another layout at "
+             << simt::formatLoc(c.getLoc());
+      return diag;
+    }
+    c.setLayoutAttr(accAttr);
+    accOwner.try_emplace(c, gemm);
+
+    if (failed(pickShared(gemm, a)) || failed(pickShared(gemm, b)))
+      return failure();
+    return success();
+  }
+
+  LogicalResult pickShared(tile::GemmOp gemm, tile::AllocOp alloc) {
+    auto type = cast<MemRefType>(alloc.getType());
+    int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+    XorSwizzle swizzle;
+    std::string mode = "none";
+    llvm::Expected<SharedLayout> layout =
+        pickSharedLayout(type.getDimSize(0), type.getDimSize(1), elemBytes);
+    if (!layout) {
+      llvm::consumeError(layout.takeError());
+    } else if (onlyGemmUses(alloc)) {
+      if (std::optional<XorSwizzle> found = xorOf(*layout)) {
+        swizzle = *found;
+        if (swizzle.bits)
+          mode = stringifySwizzleMode(layout->getSwizzle()).str();
+      }
+    }
+    MLIRContext *ctx = gemm.getContext();
+    Builder b(ctx);
+    DictionaryAttr attr = b.getDictionaryAttr(
+        {b.getNamedAttr("swizzle", b.getStringAttr(mode)),
+         b.getNamedAttr("xor", b.getDenseI32ArrayAttr(
+                                   {swizzle.bits, swizzle.base, swizzle.shift}))});
+    if (Attribute old = alloc->getAttr(gemm::kSharedLayoutAttr);
+        old && old != attr) {
+      Operation *prev = sharedOwner.lookup(alloc);
+      return gemm.emitError()
+             << "conflicting shared layouts for `" << alloc.getName()
+             << "`: this T.gemm wants " << attr << " but "
+             << (prev ? "the T.gemm at " + simt::formatLoc(prev->getLoc())
+                      : std::string("its allocation"))
+             << " gave it " << old;
+    }
+    alloc->setAttr(gemm::kSharedLayoutAttr, attr);
+    sharedOwner.try_emplace(alloc, gemm);
+    return success();
+  }
+
+  Operation *kernel;
+  int64_t threads, warpSize;
+  llvm::DenseMap<Operation *, Operation *> accOwner, sharedOwner;
+};
+
+} // namespace
+
+LogicalResult gemm::inferGemmLayouts(Operation *kernel, int64_t warpSize,
+                                    StringRef chip) {
+  std::optional<int64_t> threads = simt::kernelThreads(kernel);
+  tile::GemmOp first;
+  kernel->walk([&](tile::GemmOp op) {
+    if (!first)
+      first = op;
+  });
+  if (!first)
+    return success();
+  if (chip.starts_with("gfx"))
+    return first.emitError() << "T.gemm is not supported for target " << chip
+                             << " yet";
+  if (!threads)
+    return kernel->emitError("cannot tell how many threads this kernel has");
+  return GemmInference(kernel, *threads, warpSize).run();
+}
+
+bool gemm::isOperandCopy(tile::CopyOp copy) {
+  auto src = cast<MemRefType>(copy.getSrc().getType());
+  auto dst = cast<MemRefType>(copy.getDst().getType());
+  if (!tile::isGlobal(src) || src.getRank() != 2 || dst.getRank() != 2 ||
+      tile::getMemorySpace(dst) != tile::MemorySpace::shared ||
+      src.getElementType() != dst.getElementType() || !dst.hasStaticShape())
+    return false;
+  if (copy.getSrcExtents() != dst.getShape() ||
+      copy.getDstExtents() != dst.getShape())
+    return false;
+  for (Value offset : copy.getDstOffsets()) {
+    std::optional<int64_t> v = getConstantIntValue(offset);
+    if (!v || *v != 0)
+      return false;
+  }
+  int64_t bytes = dst.getElementTypeBitWidth() / 8;
+  return bytes > 0 && dst.getDimSize(1) * bytes % 16 == 0;
+}
+
+XorSwizzle gemm::readSwizzle(Operation *alloc) {
+  auto dict = alloc->getAttrOfType<DictionaryAttr>(kSharedLayoutAttr);
+  if (!dict)
+    return {};
+  auto xorAttr = dict.getAs<DenseI32ArrayAttr>("xor");
+  if (!xorAttr || xorAttr.size() != 3)
+    return {};
+  return XorSwizzle{xorAttr[0], xorAttr[1], xorAttr[2]};
+}
+
+SmallVector<Value, 2> gemm::swizzledIndices(OpBuilder &b, Location loc,
+                                            ArrayRef<int64_t> shape,
+                                            const XorSwizzle &swizzle,
+                                            Value row, Value col) {
+  if (!swizzle.bits)
+    return {row, col};
+  auto cst = [&](int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  int64_t cols = shape[1];
+  Value offset = arith::AddIOp::create(
+      b, loc, arith::MulIOp::create(b, loc, row, cst(cols)), col);
+  // offset ^ (((offset >> (base + shift)) & mask) << base)
+  Value src = arith::ShRUIOp::create(b, loc, offset,
+                                     cst(swizzle.base + swizzle.shift));
+  Value masked =
+      arith::AndIOp::create(b, loc, src, cst((int64_t(1) << swizzle.bits) - 1));
+  Value moved = arith::ShLIOp::create(b, loc, masked, cst(swizzle.base));
+  Value swz = arith::XOrIOp::create(b, loc, offset, moved);
+  int log2Cols = log2Exact(cols);
+  return {arith::ShRUIOp::create(b, loc, swz, cst(log2Cols)),
+          arith::AndIOp::create(b, loc, swz, cst(cols - 1))};
+}

@@ -1,0 +1,73 @@
+//===- GemmLayouts.h - Tensor-core GEMM layout decisions --------*- C++ -*-===//
+//
+// What tile-infer-layouts decides for every `tile.gemm` (the sm_80
+// mma.sync path) and the attributes through which the lowering reads those
+// decisions back:
+//
+// - `warp_partition = array<i64: warpsM, warpsN>` on the tile.gemm
+//   (computeWarpPartition of its GemmWarpPolicy);
+// - `layout` on the accumulator's fragment tile.alloc: the mma.sync
+//   m16n8k16 accumulator tiled over the block (mmaAccumulatorLayout), in
+//   the SIMT dictionary form, so T.Parallel epilogues and fragment copies
+//   use it like any other fragment layout;
+// - `shared_layout = {swizzle = "64B", xor = array<i32: bits, base,
+//   shift>}` on each shared operand tile.alloc: the XOR swizzle
+//   pickSharedLayout chose, as CUTLASS-style Swizzle<bits, base, shift> on
+//   the row-major element offset (`{swizzle = "none"}` when the tile keeps
+//   its plain row-major layout).
+//
+// The lowering (LowerGemm.cpp) applies these mechanically.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_PASSES_GEMMLAYOUTS_H
+#define TILEC_PASSES_GEMMLAYOUTS_H
+
+#include "tilec/Dialect/TileOps.h"
+#include "tilec/Layout/SharedLayout.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/IR/Value.h"
+
+#include <optional>
+
+
+namespace tilec::gemm {
+
+inline constexpr llvm::StringLiteral kWarpPartitionAttr = "warp_partition";
+inline constexpr llvm::StringLiteral kSharedLayoutAttr = "shared_layout";
+
+/// Decides the layouts of every tile.gemm under `kernel` (a tile.kernel)
+/// and records them as above. `warpSize` is the target's; `chip` names it
+/// (T.gemm on an AMD chip, "gfx...", is an error for now). Errors (located
+/// on the gemm or the buffers) for what the mma.sync path cannot do.
+mlir::LogicalResult inferGemmLayouts(mlir::Operation *kernel,
+                                     int64_t warpSize, llvm::StringRef chip);
+
+/// tile-plan-pipeline's decisions for every T.Pipelined loop under `root`
+/// (see PipelineLoops.cpp): `tile.stage`/`tile.order` on the body's ops,
+/// `tile.num_stages` on the shared buffers that become rings.
+void planPipelines(mlir::Operation *root);
+
+/// Whether `copy` is one the gemm path lowers into a swizzled buffer: a
+/// global 2-D source, the whole 2-D shared destination at offset zero,
+/// rows of whole 16-byte chunks. Other users keep a buffer row-major.
+bool isOperandCopy(tile::CopyOp copy);
+
+/// The XOR swizzle recorded on a shared tile.alloc (bits == 0: none).
+XorSwizzle readSwizzle(mlir::Operation *alloc);
+
+/// Indices into `shape` (2-D, row-major, power-of-two columns when
+/// swizzled) of the element that tile coordinate (row, col) occupies under
+/// `swizzle`: the row-major offset is swizzled and split back into a row
+/// and a column of the same buffer.
+llvm::SmallVector<mlir::Value, 2> swizzledIndices(mlir::OpBuilder &b,
+                                                  mlir::Location loc,
+                                                  llvm::ArrayRef<int64_t> shape,
+                                                  const XorSwizzle &swizzle,
+                                                  mlir::Value row,
+                                                  mlir::Value col);
+
+} // namespace tilec::gemm
+
+#endif // TILEC_PASSES_GEMMLAYOUTS_H

@@ -1,0 +1,64 @@
+//===- GemmLowering.h - tile-lower-simt's tensor-core family ----*- C++ -*-===//
+//
+// The mma.sync (sm_80+) family of tile-lower-simt, in LowerGemm.cpp: it
+// applies what GemmLayouts.cpp recorded. Declared apart from
+// SIMTLowering.h so the SIMT families do not depend on it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef TILEC_PASSES_GEMMLOWERING_H
+#define TILEC_PASSES_GEMMLOWERING_H
+
+#include "SIMTLowering.h"
+
+namespace tilec::simt {
+
+/// A shared operand buffer: a 2-D tile, or one stage of a ring of them
+/// (a 3-D buffer, stage first).
+struct SharedSlot {
+  mlir::Value buffer;
+  mlir::Value stage; // null for a 2-D buffer
+};
+
+/// Indices into `slot` of tile element (row, col), swizzled as its buffer's
+/// `shared_layout` says.
+llvm::SmallVector<mlir::Value, 3> slotIndices(mlir::OpBuilder &b,
+                                              mlir::Location loc,
+                                              SharedSlot slot, mlir::Value row,
+                                              mlir::Value col);
+
+/// Whether 16-byte chunks of `src` starting at column offset `c0` are
+/// aligned and decided by one bounds check (cp.async needs both).
+bool asyncCopyOk(mlir::Value src, mlir::Value c0, int64_t elemBytes);
+
+/// Copies the tile of global `src` at (r0, c0) into `dst` (whole tile) as
+/// 16-byte chunks; with `async` (and aligned chunks) as cp.async.cg
+/// (zero-filling what lies outside `src`), the caller committing and
+/// waiting; otherwise with loads and stores.
+void emitOperandCopy(KernelLowering &kernel, mlir::OpBuilder &b,
+                     mlir::Location loc, mlir::Value src, mlir::Value r0,
+                     mlir::Value c0, SharedSlot dst, bool async);
+
+/// The code of `op` at `b`'s insertion point, reading A and B from the
+/// given slots (op itself is left in place).
+mlir::LogicalResult emitGemm(KernelLowering &kernel, mlir::OpBuilder &b,
+                             tile::GemmOp op, SharedSlot a, SharedSlot bSlot);
+
+/// Software-pipelines the scf.for loops (from T.Pipelined) that
+/// tile-plan-pipeline planned: S-deep rings of shared buffers filled by
+/// cp.async S-1 iterations ahead (PipelineLoops.cpp).
+mlir::LogicalResult pipelineGemmLoops(KernelLowering &kernel);
+
+/// tile.copy from global memory into a shared buffer that carries a
+/// `shared_layout` (a T.gemm operand): 16-byte vectors, coalesced, stored
+/// at their swizzled place; elements past the tensor's end read as zero.
+/// Other copies are left to lowerCopiesAndFills.
+mlir::LogicalResult lowerOperandCopies(KernelLowering &kernel);
+
+/// tile.gemm: per warp, for every k-step of 16, ldmatrix.x4 of the A and B
+/// blocks the warp needs and one mma.sync m16n8k16 per accumulator tile,
+/// on the accumulator's registers. Must run while fragments are lowered.
+mlir::LogicalResult lowerGemms(KernelLowering &kernel);
+
+} // namespace tilec::simt
+
+#endif // TILEC_PASSES_GEMMLOWERING_H

@@ -1,0 +1,115 @@
+//===- InsertBarriers.cpp - tile-insert-barriers: shared-memory sync
+//-------===//
+//
+// Algorithm: walk every kernel (tile.kernel or gpu.func) and collect the
+// tile-level ops that write shared memory: copies and fills into a shared
+// buffer, T.Parallel loops whose body stores (or atomically adds) to one,
+// atomic adds on one. Put a tile.barrier right before each (write after
+// read: earlier readers are done; in a loop, the previous iteration's
+// readers too) and right after (read after write: later readers see the
+// data), skipping a barrier whose neighbour already is one, and the one
+// before a top-level op that no shared-memory access precedes. This is the
+// conservative form of TileLang's thread-sync planning; redundant barriers
+// between two writers of different buffers remain.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileOps.h"
+#include "tilec/Passes/Passes.h"
+
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-insert-barriers"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEINSERTBARRIERS
+#include "tilec/Passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+bool isShared(Value buffer) {
+  auto type = dyn_cast<MemRefType>(buffer.getType());
+  return type && tile::getMemorySpace(type) == tile::MemorySpace::shared;
+}
+
+bool writesShared(Operation *op) {
+  if (auto copy = dyn_cast<tile::CopyOp>(op))
+    return isShared(copy.getDst());
+  if (auto fill = dyn_cast<tile::FillOp>(op))
+    return isShared(fill.getDst());
+  if (auto atomic = dyn_cast<tile::AtomicAddOp>(op))
+    return isShared(atomic.getDst());
+  if (auto loop = dyn_cast<tile::ParallelOp>(op)) {
+    bool writes = false;
+    loop.getBody()->walk([&](Operation *inner) {
+      if (auto store = dyn_cast<memref::StoreOp>(inner))
+        writes |= isShared(store.getMemRef());
+      else if (auto rmw = dyn_cast<memref::AtomicRMWOp>(inner))
+        writes |= isShared(rmw.getMemref());
+      else if (auto atomic = dyn_cast<tile::AtomicAddOp>(inner))
+        writes |= isShared(atomic.getDst());
+    });
+    return writes;
+  }
+  return false;
+}
+
+/// Whether `op` (or anything nested in it) reads or writes shared memory.
+bool touchesShared(Operation *op) {
+  bool touches = false;
+  op->walk([&](Operation *inner) {
+    if (!isa<tile::AllocOp>(inner))
+      touches |= llvm::any_of(inner->getOperands(), isShared);
+  });
+  return touches;
+}
+
+/// A barrier before `op` protects nothing when `op` sits at the top level
+/// of the kernel and nothing before it touches shared memory.
+bool nothingBefore(Operation *op) {
+  if (!isa<tile::KernelOp, gpu::GPUFuncOp>(op->getParentOp()))
+    return false;
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode())
+    if (touchesShared(prev))
+      return false;
+  return true;
+}
+
+struct TileInsertBarriers
+    : tilec::impl::TileInsertBarriersBase<TileInsertBarriers> {
+  using TileInsertBarriersBase::TileInsertBarriersBase;
+
+  void runOnOperation() override {
+    SmallVector<Operation *> writers;
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (writesShared(op)) {
+        writers.push_back(op);
+        // Nothing inside a T.Parallel loop gets a barrier of its own.
+        return WalkResult::skip();
+      }
+      return WalkResult::advance();
+    });
+    for (Operation *op : writers) {
+      Operation *prev = op->getPrevNode();
+      if (!nothingBefore(op) && !isa_and_nonnull<tile::BarrierOp>(prev)) {
+        OpBuilder b(op);
+        tile::BarrierOp::create(b, op->getLoc());
+      }
+      Operation *next = op->getNextNode();
+      if (!isa_and_nonnull<tile::BarrierOp>(next)) {
+        OpBuilder b(op->getContext());
+        b.setInsertionPointAfter(op);
+        tile::BarrierOp::create(b, op->getLoc());
+      }
+    }
+    LLVM_DEBUG(llvm::dbgs() << writers.size() << " shared-memory writers\n");
+    if (writers.empty())
+      markAllAnalysesPreserved();
+  }
+};
+
+} // namespace

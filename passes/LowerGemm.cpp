@@ -1,0 +1,499 @@
+//===- LowerGemm.cpp - tile-lower-simt: T.gemm on mma.sync ----------------===//
+//
+// Applies the decisions of GemmLayouts.cpp inside an outlined kernel.
+//
+// Operand copies (global -> swizzled shared): the tile is cut into 16-byte
+// chunks, chunk q = tid + step * threads (consecutive threads take
+// consecutive chunks of a row: coalesced); each is read with one aligned
+// 16-byte vector.load when a bounds check of its first element decides it
+// (else element by element, out-of-range elements reading zero) and stored
+// with one vector.store at its swizzled place.
+//
+// tile.gemm: the accumulator's layout is read back and checked, register by
+// register and thread by thread, to be mma.sync m16n8k16 accumulator tiles
+// (4 registers each) placed at a per-warp origin
+// (16 * (warp % warpsM), 8 * (warp / warpsM)) plus a constant per tile;
+// this yields the warp's list of m16 and n8 tile origins. Then for every
+// k-step of 16 (unrolled): one ldmatrix.x4 per m16 tile of A, one
+// ldmatrix.x4 (.trans when B is stored N-fastest) per pair of n8 tiles of
+// B, whose lanes address the two n8 tiles wherever the tiling puts them,
+// and one nvgpu.mma.sync per accumulator tile. The ldmatrix lane addresses
+// and result registers come from the layout library's ldmatrixX4 plans,
+// checked against the mma operand fragments. The accumulator is read from
+// its registers once and written back once.
+//
+// nvgpu ops need a memref in the workgroup address space: the shared
+// buffer is memory_space_cast'ed; tile-lower-shared folds the cast.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmLayouts.h"
+#include "GemmLowering.h"
+
+#include "tilec/Layout/MmaLayouts.h"
+
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+
+#include <map>
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+
+std::string errorText(llvm::Error err) { return llvm::toString(std::move(err)); }
+
+/// (d0, d1) of `layout` at the named inputs; asserts on failure (the
+/// inputs are in range by construction).
+std::pair<int64_t, int64_t>
+eval2(const LinearLayout &layout,
+      llvm::ArrayRef<LinearLayout::NamedValue> ins) {
+  llvm::Expected<llvm::SmallVector<LinearLayout::NamedValue>> out =
+      layout.apply(ins);
+  if (!out) {
+    llvm::consumeError(out.takeError());
+    return {-1, -1};
+  }
+  return {(*out)[0].second, (*out)[1].second};
+}
+
+Value cIdx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+/// The runtime value of a linear map lane -> (d0, d1): XOR of the bases of
+/// the lane's set bits.
+std::pair<Value, Value> laneMap(OpBuilder &b, Location loc,
+                                const LinearLayout &layout, Value lane) {
+  Value d[2] = {cIdx(b, loc, 0), cIdx(b, loc, 0)};
+  int bits = layout.getInDimSizeLog2("lane");
+  for (int bit = 0; bit < bits; ++bit) {
+    auto [b0, b1] = eval2(layout, {{"lane", int32_t(1) << bit}});
+    Value set = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, lane, cIdx(b, loc, bit)),
+        cIdx(b, loc, 1));
+    int64_t basis[2] = {b0, b1};
+    for (int k = 0; k < 2; ++k)
+      if (basis[k])
+        d[k] = arith::XOrIOp::create(
+            b, loc, d[k],
+            arith::MulIOp::create(b, loc, set, cIdx(b, loc, basis[k])));
+  }
+  return {d[0], d[1]};
+}
+
+Value castToWorkgroup(OpBuilder &b, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
+                                          gpu::AddressSpace::Workgroup);
+  auto to = MemRefType::get(type.getShape(), type.getElementType(),
+                            type.getLayout(), space);
+  return memref::MemorySpaceCastOp::create(b, loc, to, buffer);
+}
+
+//===----------------------------------------------------------------------===//
+// Operand copies
+//===----------------------------------------------------------------------===//
+
+Value dimOf(OpBuilder &b, Location loc, Value buffer, int64_t d) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!type.isDynamicDim(d))
+    return cIdx(b, loc, type.getDimSize(d));
+  return memref::DimOp::create(b, loc, buffer, d);
+}
+
+} // namespace
+
+SmallVector<Value, 3> simt::slotIndices(OpBuilder &b, Location loc,
+                                       SharedSlot slot, Value row, Value col) {
+  auto type = cast<MemRefType>(slot.buffer.getType());
+  ArrayRef<int64_t> shape = type.getShape().take_back(2);
+  XorSwizzle swizzle = gemm::readSwizzle(slot.buffer.getDefiningOp());
+  SmallVector<Value, 3> at;
+  if (slot.stage)
+    at.push_back(slot.stage);
+  llvm::append_range(at, gemm::swizzledIndices(b, loc, shape, swizzle, row,
+                                               col));
+  return at;
+}
+
+bool simt::asyncCopyOk(Value src, Value c0, int64_t elemBytes) {
+  auto type = cast<MemRefType>(src.getType());
+  int64_t vec = 16 / elemBytes;
+  return !type.isDynamicDim(1) && type.getDimSize(1) % vec == 0 &&
+         knownDivisor(c0) % vec == 0;
+}
+
+void simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
+                           Value src, Value r0, Value c0, SharedSlot dst,
+                           bool async) {
+  auto dstType = cast<MemRefType>(dst.buffer.getType());
+  Type elem = dstType.getElementType();
+  int64_t elemBytes = dstType.getElementTypeBitWidth() / 8;
+  int64_t vec = 16 / elemBytes;
+  int64_t rows = dstType.getShape().take_back(2)[0];
+  int64_t cols = dstType.getShape().take_back(2)[1];
+  int64_t chunksPerRow = cols / vec, chunks = rows * chunksPerRow;
+  int64_t threads = kernel.getThreads();
+  auto vecType = VectorType::get({vec}, elem);
+
+  Value srcRows = dimOf(b, loc, src, 0), srcCols = dimOf(b, loc, src, 1);
+  // A bounds check of a chunk's first element decides the chunk when the
+  // row length and the column offset are multiples of the chunk, and then
+  // the chunk is 16-byte aligned too (the base is, by the launch ABI).
+  bool aligned = asyncCopyOk(src, c0, elemBytes);
+  async = async && aligned;
+  Value shared = async ? castToWorkgroup(b, loc, dst.buffer) : Value();
+
+  for (int64_t step = 0; step * threads < chunks; ++step) {
+    Value q = arith::AddIOp::create(b, loc, kernel.threadId(),
+                                    cIdx(b, loc, step * threads));
+    auto body = [&](OpBuilder &ib) {
+      Value row =
+          arith::DivUIOp::create(ib, loc, q, cIdx(ib, loc, chunksPerRow));
+      Value col = arith::MulIOp::create(
+          ib, loc,
+          arith::RemUIOp::create(ib, loc, q, cIdx(ib, loc, chunksPerRow)),
+          cIdx(ib, loc, vec));
+      Value gRow = arith::AddIOp::create(ib, loc, r0, row);
+      Value gCol = arith::AddIOp::create(ib, loc, c0, col);
+      Value rowOk = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult,
+                                          gRow, srcRows);
+      SmallVector<Value, 3> at = slotIndices(ib, loc, dst, row, col);
+      if (async) {
+        // cp.async.cg with a source size: 0 bytes read (16 zeros written)
+        // for a chunk outside the tensor, whose address is clamped to the
+        // tensor's start so it stays a valid global address.
+        Value colOk = arith::CmpIOp::create(
+            ib, loc, arith::CmpIPredicate::ult, gCol, srcCols);
+        Value ok = arith::AndIOp::create(ib, loc, rowOk, colOk);
+        Value zero = cIdx(ib, loc, 0);
+        Value n = arith::SelectOp::create(ib, loc, ok, cIdx(ib, loc, vec),
+                                          zero);
+        Value sr = arith::SelectOp::create(ib, loc, ok, gRow, zero);
+        Value sc = arith::SelectOp::create(ib, loc, ok, gCol, zero);
+        nvgpu::DeviceAsyncCopyOp::create(
+            ib, loc, nvgpu::DeviceAsyncTokenType::get(ib.getContext()), shared,
+            at, src, ValueRange{sr, sc}, ib.getIndexAttr(vec), n,
+            ib.getUnitAttr());
+        return;
+      }
+      Value value;
+      if (aligned) {
+        Value colOk = arith::CmpIOp::create(
+            ib, loc, arith::CmpIPredicate::ult, gCol, srcCols);
+        Value ok = arith::AndIOp::create(ib, loc, rowOk, colOk);
+        auto ifOp = scf::IfOp::create(ib, loc, TypeRange{vecType}, ok,
+                                      /*withElseRegion=*/true);
+        OpBuilder tb = ifOp.getThenBodyBuilder();
+        Value loaded = vector::LoadOp::create(tb, loc, vecType, src,
+                                              ValueRange{gRow, gCol}, false,
+                                              llvm::MaybeAlign(16));
+        scf::YieldOp::create(tb, loc, loaded);
+        OpBuilder eb = ifOp.getElseBodyBuilder();
+        scf::YieldOp::create(
+            eb, loc,
+            arith::ConstantOp::create(eb, loc, vecType,
+                                      eb.getZeroAttr(vecType))
+                .getResult());
+        value = ifOp.getResult(0);
+      } else {
+        SmallVector<Value> elems;
+        for (int64_t e = 0; e < vec; ++e) {
+          Value c = arith::AddIOp::create(ib, loc, gCol, cIdx(ib, loc, e));
+          Value ok = arith::AndIOp::create(
+              ib, loc, rowOk,
+              arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult, c,
+                                    srcCols));
+          auto ifOp = scf::IfOp::create(ib, loc, TypeRange{elem}, ok, true);
+          OpBuilder tb = ifOp.getThenBodyBuilder();
+          scf::YieldOp::create(
+              tb, loc,
+              memref::LoadOp::create(tb, loc, src, ValueRange{gRow, c})
+                  .getResult());
+          OpBuilder eb = ifOp.getElseBodyBuilder();
+          scf::YieldOp::create(eb, loc, zeroOf(eb, loc, elem));
+          elems.push_back(ifOp.getResult(0));
+        }
+        value = vector::FromElementsOp::create(ib, loc, vecType, elems);
+      }
+      vector::StoreOp::create(ib, loc, value, dst.buffer, at, false,
+                              llvm::MaybeAlign(16));
+    };
+    if ((step + 1) * threads <= chunks) {
+      body(b);
+    } else {
+      Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, q,
+                                         cIdx(b, loc, chunks));
+      auto ifOp = scf::IfOp::create(b, loc, live, false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      body(tb);
+    }
+  }
+}
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// tile.gemm
+//===----------------------------------------------------------------------===//
+
+class GemmLowering {
+public:
+  GemmLowering(KernelLowering &kernel, tile::GemmOp op)
+      : kernel(kernel), op(op), loc(op.getLoc()) {}
+
+  LogicalResult run(OpBuilder &b, SharedSlot a, SharedSlot bSlot) {
+    slotA = a;
+    slotB = bSlot;
+    const Fragment *acc = kernel.fragment(op.getC());
+    if (!acc)
+      return op.emitError("the accumulator of T.gemm is not a lowered "
+                          "fragment");
+    auto parts = op->getAttrOfType<DenseI64ArrayAttr>(gemm::kWarpPartitionAttr);
+    if (!parts || parts.size() != 2)
+      return op.emitError("T.gemm has no warp_partition; run "
+                          "tile-infer-layouts first");
+    warpsM = parts[0];
+    warpsN = parts[1];
+    if (failed(readTiles(*acc)) || failed(readPlans()))
+      return failure();
+    emit(b, *acc);
+    return success();
+  }
+
+private:
+  /// Checks the accumulator layout and collects the warp's tile origins.
+  LogicalResult readTiles(const Fragment &acc) {
+    const Layout &layout = acc.layout;
+    lanes = layout.numLanes();
+    int64_t regs = layout.numRegisters();
+    LinearLayout atom = mmaM16N8K16Accumulator();
+    auto fail = [&](const Twine &why) {
+      return op.emitError() << "the layout of `" << acc.name
+                            << "` is not an mma.sync m16n8k16 accumulator "
+                               "tiling for a "
+                            << warpsM << "x" << warpsN
+                            << " warp split: " << why;
+    };
+    if (lanes != 32 || regs % 4 || layout.rank() != 2 ||
+        layout.numWarps() != warpsM * warpsN)
+      return fail("wrong register, lane or warp count");
+    for (int64_t g = 0; g < regs / 4; ++g) {
+      SmallVector<int64_t> origin = layout.unflatten(layout.elementAt(4 * g, 0));
+      if (origin[0] % 16 || origin[1] % 8)
+        return fail("a tile does not start on the 16x8 grid");
+      for (int64_t w = 0; w < layout.numWarps(); ++w)
+        for (int64_t l = 0; l < lanes; ++l)
+          for (int64_t i = 0; i < 4; ++i) {
+            auto [dm, dn] = eval2(atom, {{"register", int32_t(i)},
+                                         {"lane", int32_t(l)}});
+            int64_t m = origin[0] + 16 * (w % warpsM) + dm;
+            int64_t n = origin[1] + 8 * (w / warpsM) + dn;
+            if (layout.elementAt(4 * g + i, w * lanes + l) !=
+                layout.flatten({m, n}))
+              return fail("register " + Twine(4 * g + i) + " of lane " +
+                          Twine(l) + " of warp " + Twine(w));
+          }
+      mTiles.insert(origin[0]);
+      nTiles.insert(origin[1]);
+      tileOfOrigin[{origin[0], origin[1]}] = g;
+    }
+    if (int64_t(mTiles.size() * nTiles.size()) != regs / 4)
+      return fail("the tiles do not form a grid");
+    if (nTiles.size() % 2)
+      return fail("an odd number of n8 tiles per warp");
+    return success();
+  }
+
+  /// The ldmatrix plans, checked against the mma operand fragments.
+  LogicalResult readPlans() {
+    llvm::Expected<LdmatrixPlan> a =
+        ldmatrixX4(MmaOperand::A, op.getTransposeA() ? 0 : 1);
+    if (!a)
+      return op.emitError() << errorText(a.takeError());
+    llvm::Expected<LdmatrixPlan> b =
+        ldmatrixX4(MmaOperand::B, op.getTransposeB() ? 0 : 1);
+    if (!b)
+      return op.emitError() << errorText(b.takeError());
+    planA = std::move(*a);
+    planB = std::move(*b);
+    LinearLayout opA = mmaM16N8K16OperandA(), opB = mmaM16N8K16OperandB();
+    for (int32_t l = 0; l < 32; ++l) {
+      for (int32_t r = 0; r < 8; ++r)
+        if (eval2(planA.fragment, {{"register", r}, {"lane", l}}) !=
+            eval2(opA, {{"register", r}, {"lane", l}}))
+          return op.emitError("ldmatrix.x4 does not deliver the mma.sync A "
+                              "fragment");
+    }
+    // Which ldmatrix register feeds which register of which n8 half.
+    for (int32_t r = 0; r < 8; ++r) {
+      auto [k, n] = eval2(planB.fragment, {{"register", r}, {"lane", 0}});
+      int64_t half = n / 8, j = (k & 1) | ((k >> 3) << 1);
+      if (half > 1 || j > 3)
+        return op.emitError("unexpected ldmatrix.x4 B fragment");
+      bRegister[half][j] = r;
+    }
+    for (int32_t l = 0; l < 32; ++l)
+      for (int64_t h = 0; h < 2; ++h)
+        for (int32_t j = 0; j < 4; ++j) {
+          auto [k, n] = eval2(planB.fragment,
+                              {{"register", int32_t(bRegister[h][j])},
+                               {"lane", l}});
+          auto [ek, en] = eval2(opB, {{"register", j}, {"lane", l}});
+          if (k != ek || n != en + 8 * h)
+            return op.emitError("ldmatrix.x4 does not deliver two mma.sync "
+                                "B fragments");
+        }
+    return success();
+  }
+
+  void emit(OpBuilder &b, const Fragment &acc) {
+    Type in = cast<MemRefType>(op.getA().getType()).getElementType();
+    Type f32 = b.getF32Type();
+    auto ldType = VectorType::get({4, 2}, in);
+    auto bType = VectorType::get({2, 2}, in);
+    auto cType = VectorType::get({2, 2}, f32);
+    ArrayRef<int64_t> shapeA = cast<MemRefType>(op.getA().getType()).getShape();
+    int64_t kDim = op.getTransposeA() ? shapeA[0] : shapeA[1];
+
+    // Per-thread values, at the gemm (cheap; CSE'd with the other gemms).
+    Value tid = kernel.threadId();
+    Value lane = arith::RemUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
+    Value warp = arith::DivUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
+    Value warpRow = arith::MulIOp::create(
+        b, loc, arith::RemUIOp::create(b, loc, warp, cIdx(b, loc, warpsM)),
+        cIdx(b, loc, 16));
+    Value warpCol = arith::MulIOp::create(
+        b, loc, arith::DivUIOp::create(b, loc, warp, cIdx(b, loc, warpsM)),
+        cIdx(b, loc, 8));
+    auto [aRow, aCol] = laneMap(b, loc, planA.rowStart, lane);
+    auto [bRow, bCol] = laneMap(b, loc, planB.rowStart, lane);
+    // B lanes addressing columns 8..15 of the x4 block go to the second n8
+    // tile of the pair.
+    Value bHigh = arith::ShRUIOp::create(b, loc, bCol, cIdx(b, loc, 3));
+    Value bLow = arith::AndIOp::create(b, loc, bCol, cIdx(b, loc, 7));
+    Value sharedA = castToWorkgroup(b, loc, slotA.buffer);
+    Value sharedB = castToWorkgroup(b, loc, slotB.buffer);
+
+    // The accumulator tiles, as mma C vectors.
+    int64_t numTiles = int64_t(tileOfOrigin.size());
+    SmallVector<Value> accs(numTiles);
+    for (int64_t g = 0; g < numTiles; ++g) {
+      if (op.getClearAccum()) {
+        accs[g] = arith::ConstantOp::create(b, loc, cType,
+                                            b.getZeroAttr(cType));
+        continue;
+      }
+      SmallVector<Value> elems;
+      for (int64_t i = 0; i < 4; ++i)
+        elems.push_back(kernel.loadRegister(b, loc, acc, 4 * g + i));
+      accs[g] = vector::FromElementsOp::create(b, loc, cType, elems);
+    }
+
+    SmallVector<int64_t> ms(mTiles.begin(), mTiles.end());
+    SmallVector<int64_t> ns(nTiles.begin(), nTiles.end());
+    for (int64_t k0 = 0; k0 < kDim; k0 += 16) {
+      SmallVector<Value> aFrags;
+      for (int64_t m0 : ms) {
+        Value m = arith::AddIOp::create(
+            b, loc, arith::AddIOp::create(b, loc, warpRow, aRow),
+            cIdx(b, loc, m0));
+        Value k = arith::AddIOp::create(b, loc, aCol, cIdx(b, loc, k0));
+        Value r = op.getTransposeA() ? k : m, c = op.getTransposeA() ? m : k;
+        SmallVector<Value, 3> at = slotIndices(b, loc, slotA, r, c);
+        aFrags.push_back(nvgpu::LdMatrixOp::create(
+            b, loc, ldType, sharedA, at, planA.trans, 4));
+      }
+      SmallVector<Value> bFrags(ns.size());
+      for (size_t p = 0; p < ns.size(); p += 2) {
+        // n = warpCol + (col & 7) + (col < 8 ? ns[p] : ns[p + 1]).
+        Value pick = arith::MulIOp::create(b, loc, bHigh,
+                                           cIdx(b, loc, ns[p + 1] - ns[p]));
+        Value n = arith::AddIOp::create(
+            b, loc,
+            arith::AddIOp::create(b, loc, warpCol,
+                                  arith::AddIOp::create(b, loc, bLow, pick)),
+            cIdx(b, loc, ns[p]));
+        Value k = arith::AddIOp::create(b, loc, bRow, cIdx(b, loc, k0));
+        Value r = op.getTransposeB() ? n : k, c = op.getTransposeB() ? k : n;
+        SmallVector<Value, 3> at = slotIndices(b, loc, slotB, r, c);
+        Value loaded = nvgpu::LdMatrixOp::create(b, loc, ldType, sharedB, at,
+                                                 planB.trans, 4);
+        for (int64_t h = 0; h < 2; ++h) {
+          SmallVector<Value> elems;
+          for (int64_t j = 0; j < 4; ++j) {
+            int64_t reg = bRegister[h][j];
+            elems.push_back(vector::ExtractOp::create(
+                b, loc, loaded, ArrayRef<int64_t>{reg / 2, reg % 2}));
+          }
+          bFrags[p + h] = vector::FromElementsOp::create(b, loc, bType, elems);
+        }
+      }
+      for (size_t mi = 0; mi < ms.size(); ++mi)
+        for (size_t ni = 0; ni < ns.size(); ++ni) {
+          int64_t g = tileOfOrigin[{ms[mi], ns[ni]}];
+          accs[g] = nvgpu::MmaSyncOp::create(b, loc, aFrags[mi], bFrags[ni],
+                                             accs[g],
+                                             ArrayRef<int64_t>{16, 8, 16});
+        }
+    }
+    for (int64_t g = 0; g < numTiles; ++g)
+      for (int64_t i = 0; i < 4; ++i)
+        kernel.storeRegister(
+            b, loc, acc, 4 * g + i,
+            vector::ExtractOp::create(b, loc, accs[g],
+                                      ArrayRef<int64_t>{i / 2, i % 2}));
+  }
+
+  KernelLowering &kernel;
+  tile::GemmOp op;
+  Location loc;
+  SharedSlot slotA, slotB;
+  int64_t warpsM = 1, warpsN = 1, lanes = 32;
+  std::set<int64_t> mTiles, nTiles;
+  std::map<std::pair<int64_t, int64_t>, int64_t> tileOfOrigin;
+  LdmatrixPlan planA, planB;
+  int64_t bRegister[2][4] = {};
+};
+
+} // namespace
+
+LogicalResult simt::emitGemm(KernelLowering &kernel, OpBuilder &b,
+                            tile::GemmOp op, SharedSlot a, SharedSlot bSlot) {
+  return GemmLowering(kernel, op).run(b, a, bSlot);
+}
+
+LogicalResult simt::lowerOperandCopies(KernelLowering &kernel) {
+  SmallVector<tile::CopyOp> copies;
+  kernel.getFunc().walk([&](tile::CopyOp copy) {
+    Operation *dst = copy.getDst().getDefiningOp();
+    if (dst && dst->hasAttr(gemm::kSharedLayoutAttr) &&
+        gemm::isOperandCopy(copy))
+      copies.push_back(copy);
+  });
+  for (tile::CopyOp copy : copies) {
+    OpBuilder b(copy);
+    emitOperandCopy(kernel, b, copy.getLoc(), copy.getSrc(),
+                    copy.getSrcOffsets()[0], copy.getSrcOffsets()[1],
+                    SharedSlot{copy.getDst(), Value()}, /*async=*/false);
+    copy.erase();
+  }
+  return success();
+}
+
+LogicalResult simt::lowerGemms(KernelLowering &kernel) {
+  SmallVector<tile::GemmOp> gemms;
+  kernel.getFunc().walk([&](tile::GemmOp op) { gemms.push_back(op); });
+  for (tile::GemmOp op : gemms) {
+    OpBuilder b(op);
+    if (failed(emitGemm(kernel, b, op, SharedSlot{op.getA(), Value()},
+                        SharedSlot{op.getB(), Value()})))
+      return failure();
+    op.erase();
+  }
+  return success();
+}

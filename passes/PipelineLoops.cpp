@@ -1,0 +1,279 @@
+//===- PipelineLoops.cpp - Planning and applying cp.async pipelines -------===//
+//
+// T.Pipelined(n, num_stages = S) over global -> shared copies feeding
+// T.gemm becomes the classic multistage loop of sm_80: every operand
+// buffer becomes a ring of S buffers, the copies of iteration j + S - 1
+// are issued as cp.async while iteration j multiplies, one commit group
+// per iteration.
+//
+// Planning (tile-plan-pipeline, on the tile dialect) records the schedule
+// as attributes: `tile.stage` (0: issued S - 1 iterations ahead, S - 1:
+// consumed) and `tile.order` (position in the body) on every op of the
+// loop body, `tile.num_stages = S` on each ring buffer. A loop is planned
+// only when its body holds nothing but operand copies (GemmLayouts'
+// isOperandCopy into a buffer used only inside the loop), tile.gemm,
+// tile.barrier and side-effect-free ops; others keep the synchronous
+// lowering, which is correct at any stage count.
+//
+// Applying (inside tile-lower-simt, which owns the operand registers),
+// with n = ceildiv(ub - lb, step):
+//
+//   for s in [0, S-1): if s < n: copies(s) -> ring[s];  commit
+//   for j in [0, n):
+//     cp.async.wait_group S-2      // this thread's copies of j landed
+//     barrier                      // everyone's did; everyone finished j-1
+//     if j+S-1 < n: copies(j+S-1) -> ring[(j+S-1) % S]   // frees slot of j-1
+//     commit                       // always, so group counts stay uniform
+//     gemm(ring[j % S])
+//   cp.async.wait_group 0
+//
+// The single barrier per iteration covers both hazards: reads of slot
+// j % S see every thread's writes, and the slot refilled in iteration j
+// was last read by the gemm of iteration j - 1, which every thread has
+// finished. The body's own tile.barriers (from tile-insert-barriers) are
+// dropped. The copies' offsets are recomputed for the iteration they
+// load by cloning their side-effect-free def chains.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmLayouts.h"
+#include "GemmLowering.h"
+
+#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+constexpr llvm::StringLiteral kStage = "tile.stage";
+constexpr llvm::StringLiteral kOrder = "tile.order";
+constexpr llvm::StringLiteral kNumStages = "tile.num_stages";
+
+bool isPureOp(Operation *op) {
+  return op->getNumRegions() == 0 && isMemoryEffectFree(op);
+}
+
+/// Whether every use of `alloc` lies inside `body`.
+bool usedOnlyIn(Operation *alloc, Region &body) {
+  for (Operation *user : alloc->getUsers())
+    if (!body.isAncestor(user->getParentRegion()))
+      return false;
+  return true;
+}
+
+void planLoop(tile::PipelinedOp loop) {
+  int64_t stages = loop.getNumStages();
+  if (stages < 2)
+    return;
+  Region &body = *loop.getBody()->getParent();
+  if (!body.hasOneBlock())
+    return;
+  SmallVector<Operation *> ops;
+  SmallVector<tile::CopyOp> copies;
+  llvm::SetVector<Operation *> rings;
+  bool anyGemm = false;
+  for (Operation &op : body.front()) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    ops.push_back(&op);
+    if (auto copy = dyn_cast<tile::CopyOp>(op)) {
+      Operation *dst = copy.getDst().getDefiningOp();
+      if (!dst || !dst->hasAttr(gemm::kSharedLayoutAttr) ||
+          !gemm::isOperandCopy(copy) || !usedOnlyIn(dst, body) ||
+          body.isAncestor(dst->getParentRegion()))
+        return;
+      if (auto old = dst->getAttrOfType<IntegerAttr>(kNumStages);
+          old && old.getInt() != stages)
+        return;
+      copies.push_back(copy);
+      rings.insert(dst);
+      continue;
+    }
+    if (isa<tile::GemmOp>(op)) {
+      anyGemm = true;
+      continue;
+    }
+    if (isa<tile::BarrierOp>(op) || isPureOp(&op))
+      continue;
+    return;
+  }
+  if (!anyGemm || copies.empty())
+    return;
+  Builder b(loop.getContext());
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    bool producer = isa<tile::CopyOp>(op);
+    op->setAttr(kStage, b.getI64IntegerAttr(producer ? 0 : stages - 1));
+    op->setAttr(kOrder, b.getI64IntegerAttr(int64_t(index)));
+  }
+  for (Operation *ring : rings)
+    ring->setAttr(kNumStages, b.getI64IntegerAttr(stages));
+}
+
+/// Recomputes `value` (defined in `loop`'s body from its induction variable
+/// and outer values through side-effect-free ops) at `b`, with `map`
+/// holding the induction variable's replacement.
+Value remap(Value value, scf::ForOp loop, IRMapping &map, OpBuilder &b) {
+  if (Value known = map.lookupOrNull(value))
+    return known;
+  Operation *def = value.getDefiningOp();
+  if (!def || !loop.getBody()->getParentOp()->isAncestor(def))
+    return value;
+  for (Value operand : def->getOperands())
+    remap(operand, loop, map, b);
+  Operation *clone = b.clone(*def, map);
+  return clone->getResult(cast<OpResult>(value).getResultNumber());
+}
+
+class LoopPipeliner {
+public:
+  LoopPipeliner(simt::KernelLowering &kernel, scf::ForOp loop, int64_t stages)
+      : kernel(kernel), loop(loop), stages(stages), loc(loop.getLoc()) {}
+
+  LogicalResult run() {
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (!op.hasAttr(kStage))
+        return op.emitError("a pipelined loop's op has no stage; run "
+                            "tile-plan-pipeline on the whole loop");
+      if (auto copy = dyn_cast<tile::CopyOp>(op);
+          copy && op.getAttrOfType<IntegerAttr>(kStage).getInt() == 0)
+        copies.push_back(copy);
+    }
+    if (loop.getNumResults())
+      return loop.emitError("a pipelined loop cannot carry values");
+    makeRings();
+    OpBuilder b(loop);
+    Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+          step = loop.getStep();
+    Value n = arith::CeilDivSIOp::create(
+        b, loc, arith::SubIOp::create(b, loc, ub, lb), step);
+    auto cst = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
+    };
+    auto ivOf = [&](OpBuilder &ob, Value j) -> Value {
+      return arith::AddIOp::create(ob, loc, lb,
+                                   arith::MulIOp::create(ob, loc, j, step));
+    };
+    auto issueIf = [&](OpBuilder &ob, Value j, Value stage) {
+      Value live =
+          arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt, j, n);
+      auto ifOp = scf::IfOp::create(ob, loc, live, false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      issue(tb, ivOf(tb, j), stage);
+      return nvgpu::DeviceAsyncCreateGroupOp::create(
+                 ob, loc, nvgpu::DeviceAsyncTokenType::get(ob.getContext()),
+                 ValueRange{})
+          .getResult();
+    };
+
+    // Prologue: stages 0 .. S-2.
+    Value first;
+    for (int64_t s = 0; s + 1 < stages; ++s) {
+      Value token = issueIf(b, cst(b, s), cst(b, s));
+      if (!first)
+        first = token;
+    }
+
+    auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1));
+    {
+      OpBuilder lb2 = OpBuilder::atBlockTerminator(steady.getBody());
+      Value j = steady.getInductionVar();
+      nvgpu::DeviceAsyncWaitOp::create(lb2, loc, first,
+                                       lb2.getI32IntegerAttr(stages - 2));
+      gpu::BarrierOp::create(lb2, loc);
+      Value ahead = arith::AddIOp::create(lb2, loc, j, cst(lb2, stages - 1));
+      issueIf(lb2, ahead,
+              arith::RemUIOp::create(lb2, loc, ahead, cst(lb2, stages)));
+      Value stage = arith::RemUIOp::create(lb2, loc, j, cst(lb2, stages));
+      IRMapping map;
+      map.map(loop.getInductionVar(), ivOf(lb2, j));
+      for (Operation &op : loop.getBody()->without_terminator()) {
+        if (isa<tile::CopyOp, tile::BarrierOp>(op))
+          continue;
+        if (auto gemmOp = dyn_cast<tile::GemmOp>(op)) {
+          if (failed(simt::emitGemm(kernel, lb2, gemmOp,
+                                    slot(gemmOp.getA(), stage),
+                                    slot(gemmOp.getB(), stage))))
+            return failure();
+          continue;
+        }
+        lb2.clone(op, map);
+      }
+    }
+    nvgpu::DeviceAsyncWaitOp::create(b, loc, first, b.getI32IntegerAttr(0));
+    loop.erase();
+    for (auto &[old, ring] : ringOf)
+      if (old->use_empty())
+        old->erase();
+    return success();
+  }
+
+private:
+  void makeRings() {
+    for (tile::CopyOp copy : copies) {
+      Operation *old = copy.getDst().getDefiningOp();
+      if (ringOf.count(old))
+        continue;
+      auto type = cast<MemRefType>(old->getResult(0).getType());
+      SmallVector<int64_t> shape{stages};
+      llvm::append_range(shape, type.getShape());
+      auto ringType = MemRefType::get(shape, type.getElementType(),
+                                      AffineMap(), type.getMemorySpace());
+      OpBuilder b(old);
+      Operation *ring = b.clone(*old);
+      ring->getResult(0).setType(ringType);
+      ringOf[old] = ring->getResult(0);
+    }
+  }
+
+  simt::SharedSlot slot(Value buffer, Value stage) {
+    auto it = ringOf.find(buffer.getDefiningOp());
+    if (it == ringOf.end())
+      return {buffer, Value()};
+    return {it->second, stage};
+  }
+
+  void issue(OpBuilder &b, Value iv, Value stage) {
+    IRMapping map;
+    map.map(loop.getInductionVar(), iv);
+    for (tile::CopyOp copy : copies) {
+      Value r0 = remap(copy.getSrcOffsets()[0], loop, map, b);
+      Value c0 = remap(copy.getSrcOffsets()[1], loop, map, b);
+      simt::emitOperandCopy(kernel, b, copy.getLoc(), copy.getSrc(), r0, c0,
+                            slot(copy.getDst(), stage), /*async=*/true);
+    }
+  }
+
+  simt::KernelLowering &kernel;
+  scf::ForOp loop;
+  int64_t stages;
+  Location loc;
+  SmallVector<tile::CopyOp> copies;
+  llvm::MapVector<Operation *, Value> ringOf;
+};
+
+} // namespace
+
+void gemm::planPipelines(Operation *root) {
+  root->walk([](tile::PipelinedOp loop) { planLoop(loop); });
+}
+
+LogicalResult simt::pipelineGemmLoops(KernelLowering &kernel) {
+  SmallVector<std::pair<scf::ForOp, int64_t>> loops;
+  kernel.getFunc().walk([&](scf::ForOp loop) {
+    auto stages = loop->getAttrOfType<IntegerAttr>(kNumStages);
+    if (!stages || stages.getInt() < 2)
+      return;
+    bool planned = llvm::any_of(loop.getBody()->without_terminator(),
+                                [](Operation &op) { return op.hasAttr(kStage); });
+    if (planned)
+      loops.push_back({loop, stages.getInt()});
+  });
+  for (auto [loop, stages] : loops)
+    if (failed(LoopPipeliner(kernel, loop, stages).run()))
+      return failure();
+  return success();
+}
