@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerSymbolDCEPass();
-  mlir::arith::registerIntRangeOptimizationsPass();
+  mlir::registerPass([] { return mlir::arith::createIntRangeOptimizationsPass(); });
   return mlir::asMainReturnCode(mlir::MlirOptMain(
       argc, argv, "tilec optimizer driver (tile dialect passes)\n", registry));
 }
