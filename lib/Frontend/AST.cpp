@@ -95,8 +95,7 @@ static unsigned comprehensionHeight(const Expr *elt,
 ListCompExpr::ListCompExpr(llvm::SMRange range, ExprPtr elt,
                            std::vector<Comprehension> generators,
                            bool generator)
-    : Expr(Kind::ListComp, range,
-           comprehensionHeight(elt.get(), generators)),
+    : Expr(Kind::ListComp, range, comprehensionHeight(elt.get(), generators)),
       elt(std::move(elt)), generators(std::move(generators)),
       generator(generator) {}
 

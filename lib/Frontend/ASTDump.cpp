@@ -11,8 +11,8 @@
 //
 // Every line is `[label: ]Kind line:col [payload]`. Statement lists print
 // under a `body:` / `else:` header; each `for` clause of a comprehension
-// prints as a `for line:col` line over its target, iter and `if`s. Recursion depth is bounded by the
-// parser's nesting and height limits.
+// prints as a `for line:col` line over its target, iter and `if`s. Recursion
+// depth is bounded by the parser's nesting and height limits.
 //
 //===----------------------------------------------------------------------===//
 

@@ -852,8 +852,8 @@ ExprPtr Parser::parseDict() {
     ExprPtr key = parseExpression();
     if (!key)
       return nullptr;
-    if (tok.isAny(TokenKind::KwFor, TokenKind::KwAsync))
-      return unsupported("set comprehensions are");
+    if (rejectDictOrSetComprehension("set"))
+      return nullptr;
     if (tok.isAny(TokenKind::Comma, TokenKind::RBrace) && keys.empty()) {
       emitError(lbrace.getLoc(),
                 "set displays are not supported in .tile "
@@ -866,8 +866,8 @@ ExprPtr Parser::parseDict() {
     ExprPtr value = parseExpression();
     if (!value)
       return nullptr;
-    if (tok.isAny(TokenKind::KwFor, TokenKind::KwAsync))
-      return unsupported("dict comprehensions are");
+    if (rejectDictOrSetComprehension("dict"))
+      return nullptr;
     keys.push_back(std::move(key));
     values.push_back(std::move(value));
     if (!consumeIf(TokenKind::Comma))
@@ -878,7 +878,6 @@ ExprPtr Parser::parseDict() {
   return checkHeight(std::make_unique<DictExpr>(
       rangeFrom(start), std::move(keys), std::move(values)));
 }
-
 
 //===----------------------------------------------------------------------===//
 // Comprehensions

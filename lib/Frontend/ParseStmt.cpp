@@ -638,6 +638,12 @@ StmtPtr Parser::parseIfStmt() {
   std::vector<IfBranch> branches;
   do {
     bool isElif = tok.is(TokenKind::KwElif);
+    if (isElif && branches.size() > kMaxElifBranches) {
+      emitErrorAtTok("too many `elif` branches in one `if` statement (the "
+                     "limit is " +
+                     llvm::Twine(kMaxElifBranches) + ")");
+      return nullptr;
+    }
     IfBranch branch;
     branch.keywordLoc = tok.getLoc();
     consume();

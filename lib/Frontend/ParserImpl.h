@@ -227,10 +227,10 @@ private:
   ExprPtr parseComprehension(ExprPtr elt, llvm::SMLoc start, bool generator);
   /// Rejects `*x` as the element of a comprehension (Python does too).
   bool checkComprehensionElt(const Expr &elt);
-  /// Reports "a tuple as a comprehension element needs parentheses" when a
+  /// Reports "a tuple element of a comprehension needs parentheses" when a
   /// `for` follows the second or later element of a display.
   bool rejectBareTupleComprehension();
-  /// Reports a dict or set comprehension if one starts here.
+  /// Reports a dict or set comprehension (`what`) if one starts here.
   bool rejectDictOrSetComprehension(llvm::StringRef what) {
     if (tok.isAny(TokenKind::KwFor, TokenKind::KwAsync)) {
       unsupported(what + " comprehensions are");

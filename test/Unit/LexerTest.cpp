@@ -574,14 +574,12 @@ TEST_CASE("diagnostics: lines with non-ASCII or control bytes",
         "s = \"h\xc3\xa9\" + \xe4\xb8\xad # \xd0\xba\n"
         "           ^~\n");
   // Control bytes and bytes that are not UTF-8 are escaped; tabs expand.
-  CHECK(print("x =\t\x1b[1m \xff\n", 4, 1) ==
-        "u.tile:1:5: error: bad\n"
-        "x =     <U+001B>[1m <FF>\n"
-        "        ^~~~~~~~\n");
-  CHECK(print("a\x7f\xfe\xff b\n", 5, 1) ==
-        "u.tile:1:6: error: bad\n"
-        "a<U+007F><FE><FF> b\n"
-        "                  ^\n");
+  CHECK(print("x =\t\x1b[1m \xff\n", 4, 1) == "u.tile:1:5: error: bad\n"
+                                              "x =     <U+001B>[1m <FF>\n"
+                                              "        ^~~~~~~~\n");
+  CHECK(print("a\x7f\xfe\xff b\n", 5, 1) == "u.tile:1:6: error: bad\n"
+                                            "a<U+007F><FE><FF> b\n"
+                                            "                  ^\n");
   // A null byte is a control character like the others.
   CHECK(print(llvm::StringRef("\0\n", 2), 0, 1, "null") ==
         "u.tile:1:1: error: null\n<U+0000>\n^~~~~~~~\n");
@@ -597,9 +595,8 @@ TEST_CASE("diagnostics: error limit", "[diagnostics]") {
       llvm::SMLoc::getFromPointer(sm.getMemoryBuffer(id)->getBufferStart());
   std::vector<std::pair<DiagSeverity, std::string>> seen;
   DiagnosticEngine diag(sm);
-  diag.setHandler([&](const Diagnostic &d) {
-    seen.push_back({d.severity, d.message});
-  });
+  diag.setHandler(
+      [&](const Diagnostic &d) { seen.push_back({d.severity, d.message}); });
   diag.setErrorLimit(2);
   for (int i = 0; i < 5; ++i) {
     diag.error(loc, "e" + llvm::Twine(i));

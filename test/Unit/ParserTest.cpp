@@ -894,6 +894,25 @@ TEST_CASE("parser: 5,000 nested blocks", "[parser][robustness]") {
   CHECK(ok.module != nullptr);
 }
 
+TEST_CASE("parser: long elif chains", "[parser][robustness]") {
+  auto chain = [](unsigned elifs) {
+    std::string text = "if x == 0:\n    pass\n";
+    for (unsigned i = 1; i <= elifs; ++i)
+      text += "elif x == " + std::to_string(i) + ":\n    pass\n";
+    return text + "else:\n    pass\n";
+  };
+  // 200 `elif` arms are fine; the 201st is reported where it starts.
+  Parsed ok(chain(kMaxElifBranches));
+  REQUIRE(ok.module);
+  CHECK(llvm::cast<IfStmt>(ok.stmt(0)).getBranches().size() ==
+        kMaxElifBranches + 1);
+  CapturedDiag d = parseError(chain(100000));
+  CHECK(d.line == 2 * (kMaxElifBranches + 1) + 1);
+  CHECK(d.col == 1);
+  CHECK(d.message == "too many `elif` branches in one `if` statement (the "
+                     "limit is 200)");
+}
+
 TEST_CASE("parser: deep chains without brackets", "[parser][robustness]") {
   auto repeat = [](const std::string &s, int n) {
     std::string out;

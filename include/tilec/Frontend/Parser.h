@@ -36,6 +36,13 @@ constexpr unsigned kMaxExprNesting = 200;
 /// height is what makes every recursive walk over the AST safe.
 constexpr unsigned kMaxExprHeight = 1000;
 
+/// Most `elif` arms one `if` statement may have. Elaboration turns each arm
+/// on a runtime condition into an `scf.if` nested in the previous one's
+/// `else` region, and every later walk over that IR recurses through the
+/// nesting; like the indentation limit, this bounds it. No kernel comes
+/// near it (10,000 arms overflowed the stack before the limit existed).
+constexpr unsigned kMaxElifBranches = 200;
+
 /// Parses buffer `bufferId` of `sourceMgr` as a .tile module. Returns null
 /// after reporting the first lexical or syntax error through `diag`.
 std::unique_ptr<ast::Module> parseModule(llvm::SourceMgr &sourceMgr,
