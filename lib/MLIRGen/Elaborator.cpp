@@ -38,6 +38,8 @@ namespace tilec::mlirgen {
 static constexpr unsigned kMaxCallDepth = 100;
 /// Compile-time loops that run longer than this are almost surely a bug.
 static constexpr int64_t kMaxIterations = 1 << 20;
+/// Statements and comprehension items one compile may evaluate.
+static constexpr uint64_t kMaxSteps = 2'000'000;
 
 //===----------------------------------------------------------------------===//
 // Scopes
@@ -234,6 +236,17 @@ OwningOpRef<ModuleOp> Elaborator::run() {
   return owned;
 }
 
+LogicalResult Elaborator::countStep(SMRange range) {
+  // Compile-time evaluation is Python running at build time: bound it so
+  // that `for i in range(10**6): for j in range(10**6): ...` fails with a
+  // message instead of hanging a build.
+  if (++steps <= kMaxSteps)
+    return success();
+  error(range, "compile-time evaluation took more than " + Twine(kMaxSteps) +
+                   " steps; is a loop in the factory unbounded?");
+  return failure();
+}
+
 LogicalResult
 Elaborator::instantiate(const ast::FunctionDefStmt &factory,
                         sema::FunctionObject *fn, const InstanceSpec &spec,
@@ -310,8 +323,11 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
       }
     }
     error(p.nameRange, "no value for parameter `" + p.name + "` of kernel "
-                           "factory `" + factory.getName() +
-                           "`: give one with -D " + p.name +
+                           "factory `" + factory.getName() + "`" +
+                           (options.instances.empty()
+                                ? Twine("")
+                                : Twine(" in instance `") + name + "`") +
+                           ": give one with -D " + p.name +
                            "=<value> or a default");
     return failure();
   }
@@ -529,6 +545,8 @@ Flow Elaborator::execBlock(llvm::ArrayRef<ast::StmtPtr> body, Frame &frame) {
 
 Flow Elaborator::execStmt(const ast::Stmt &stmt, Frame &frame) {
   using K = ast::Stmt::Kind;
+  if (failed(countStep(stmt.getRange())))
+    return Flow::Error;
   switch (stmt.getKind()) {
   case K::Import:
   case K::ImportFrom:

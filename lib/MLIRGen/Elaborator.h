@@ -156,6 +156,7 @@ public:
                       Frame &frame);
   mlir::LogicalResult assignTo(const ast::Expr &target, const Value &value,
                                llvm::SMRange valueRange, Frame &frame);
+  mlir::LogicalResult countStep(llvm::SMRange range);
   mlir::LogicalResult bindName(llvm::StringRef name, llvm::SMRange range,
                                const Value &value, Frame &frame);
 
@@ -266,6 +267,8 @@ public:
   /// Functions traced so far (name -> op) and which were returned.
   llvm::StringMap<mlir::func::FuncOp> tracedFuncs;
   bool hadError = false;
+  /// Compile-time evaluation steps so far (bounded by countStep).
+  uint64_t steps = 0;
   /// True while a factory is being instantiated (its body runs).
   bool instantiating = false;
   /// The prim_func the last instantiation returned.

@@ -762,6 +762,8 @@ LogicalResult Elaborator::evalComprehension(const ast::ListCompExpr &lc,
     return failure();
   }
   for (const Value &item : items) {
+    if (failed(countStep(gen.range)))
+      return failure();
     if (failed(assignTo(*gen.target, item, gen.iter->getRange(), frame)))
       return failure();
     bool keep = true;

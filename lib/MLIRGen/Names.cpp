@@ -73,6 +73,10 @@ std::optional<ArrayRef<StringRef>> moduleNames(StringRef module) {
 }
 
 std::string closestName(StringRef name, ArrayRef<StringRef> candidates) {
+  // A spelling that differs only in case is the likeliest intent.
+  for (StringRef c : candidates)
+    if (c.equals_insensitive(name) && c != name)
+      return c.str();
   std::string best;
   unsigned bestDist = std::max<unsigned>(2, name.size() / 3) + 1;
   for (StringRef c : candidates) {

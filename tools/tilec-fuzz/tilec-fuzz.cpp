@@ -33,22 +33,25 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       tilec::parseModule(sourceMgr, sourceMgr.getMainFileID(), diag);
   if (!module || diag.hasErrors())
     return 0;
-  // One context per input keeps runs independent; the dialects load lazily.
-  static mlir::MLIRContext *context = [] {
-    auto *ctx = new mlir::MLIRContext();
-    tilec::loadMLIRGenDialects(*ctx);
-    ctx->printOpOnDiagnostic(false);
+  // A context is reused for speed but replaced every 1000 inputs: types
+  // and attributes it uniques are never freed, so one context per run would
+  // grow until libFuzzer reports a false out-of-memory.
+  static std::unique_ptr<mlir::MLIRContext> context;
+  static unsigned uses = 0;
+  if (!context || ++uses % 1000 == 0) {
+    context = std::make_unique<mlir::MLIRContext>();
+    tilec::loadMLIRGenDialects(*context);
+    context->printOpOnDiagnostic(false);
     // An MLIR error here means elaboration built invalid IR that Sema
     // should have rejected with a located message: that is a bug.
-    ctx->getDiagEngine().registerHandler([](mlir::Diagnostic &d) {
+    context->getDiagEngine().registerHandler([](mlir::Diagnostic &d) {
       if (d.getSeverity() == mlir::DiagnosticSeverity::Error) {
         llvm::errs() << "invalid IR from elaboration: " << d << "\n";
         std::abort();
       }
       return mlir::success();
     });
-    return ctx;
-  }();
+  }
   tilec::MLIRGenOptions options;
   mlir::OwningOpRef<mlir::ModuleOp> ir =
       tilec::elaborate(*module, *context, diag, options);
