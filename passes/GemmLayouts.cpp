@@ -35,7 +35,9 @@ using namespace tilec;
 
 namespace {
 
-std::string errorText(llvm::Error err) { return llvm::toString(std::move(err)); }
+std::string errorText(llvm::Error err) {
+  return llvm::toString(std::move(err));
+}
 
 tile::AllocOp allocOf(Value buffer) {
   return buffer.getDefiningOp<tile::AllocOp>();
@@ -147,9 +149,9 @@ private:
     int64_t bk = bType.getDimSize(gemm.getTransposeB() ? 1 : 0);
     int64_t bn = bType.getDimSize(gemm.getTransposeB() ? 0 : 1);
     if (am != m || bn != n || bk != k)
-      return gemm.emitError() << "T.gemm shapes disagree: A gives " << am
-                              << "x" << k << ", B " << bk << "x" << bn
-                              << ", C is " << m << "x" << n;
+      return gemm.emitError()
+             << "T.gemm shapes disagree: A gives " << am << "x" << k << ", B "
+             << bk << "x" << bn << ", C is " << m << "x" << n;
     if (k % 16)
       return gemm.emitError() << "T.gemm on the mma.sync path needs K a "
                                  "multiple of 16, got "
@@ -174,9 +176,9 @@ private:
 
     llvm::Expected<LinearLayout> acc = mmaAccumulatorLayout(m, n, *warps);
     if (!acc)
-      return gemm.emitError() << "no mma.sync accumulator layout for `"
-                              << c.getName() << "`: "
-                              << errorText(acc.takeError());
+      return gemm.emitError()
+             << "no mma.sync accumulator layout for `" << c.getName()
+             << "`: " << errorText(acc.takeError());
     DictionaryAttr accAttr = simt::layoutToAttr(gemm.getContext(), *acc);
     if (Attribute old = c.getLayoutAttr(); old && old != accAttr) {
       InFlightDiagnostic diag = gemm.emitError()
@@ -222,8 +224,9 @@ private:
     Builder b(ctx);
     DictionaryAttr attr = b.getDictionaryAttr(
         {b.getNamedAttr("swizzle", b.getStringAttr(mode)),
-         b.getNamedAttr("xor", b.getDenseI32ArrayAttr(
-                                   {swizzle.bits, swizzle.base, swizzle.shift}))});
+         b.getNamedAttr("xor",
+                        b.getDenseI32ArrayAttr(
+                            {swizzle.bits, swizzle.base, swizzle.shift}))});
     if (Attribute old = alloc->getAttr(gemm::kSharedLayoutAttr);
         old && old != attr) {
       Operation *prev = sharedOwner.lookup(alloc);
@@ -247,7 +250,7 @@ private:
 } // namespace
 
 LogicalResult gemm::inferGemmLayouts(Operation *kernel, int64_t warpSize,
-                                    StringRef chip) {
+                                     StringRef chip) {
   std::optional<int64_t> threads = simt::kernelThreads(kernel);
   tile::GemmOp first;
   kernel->walk([&](tile::GemmOp op) {
@@ -257,8 +260,8 @@ LogicalResult gemm::inferGemmLayouts(Operation *kernel, int64_t warpSize,
   if (!first)
     return success();
   if (chip.starts_with("gfx"))
-    return first.emitError() << "T.gemm is not supported for target " << chip
-                             << " yet";
+    return first.emitError()
+           << "T.gemm is not supported for target " << chip << " yet";
   if (!threads)
     return kernel->emitError("cannot tell how many threads this kernel has");
   return GemmInference(kernel, *threads, warpSize).run();
@@ -306,8 +309,8 @@ SmallVector<Value, 2> gemm::swizzledIndices(OpBuilder &b, Location loc,
   Value offset = arith::AddIOp::create(
       b, loc, arith::MulIOp::create(b, loc, row, cst(cols)), col);
   // offset ^ (((offset >> (base + shift)) & mask) << base)
-  Value src = arith::ShRUIOp::create(b, loc, offset,
-                                     cst(swizzle.base + swizzle.shift));
+  Value src =
+      arith::ShRUIOp::create(b, loc, offset, cst(swizzle.base + swizzle.shift));
   Value masked =
       arith::AndIOp::create(b, loc, src, cst((int64_t(1) << swizzle.bits) - 1));
   Value moved = arith::ShLIOp::create(b, loc, masked, cst(swizzle.base));

@@ -31,7 +31,6 @@
 
 #include <optional>
 
-
 namespace tilec::gemm {
 
 inline constexpr llvm::StringLiteral kWarpPartitionAttr = "warp_partition";
@@ -41,8 +40,8 @@ inline constexpr llvm::StringLiteral kSharedLayoutAttr = "shared_layout";
 /// and records them as above. `warpSize` is the target's; `chip` names it
 /// (T.gemm on an AMD chip, "gfx...", is an error for now). Errors (located
 /// on the gemm or the buffers) for what the mma.sync path cannot do.
-mlir::LogicalResult inferGemmLayouts(mlir::Operation *kernel,
-                                     int64_t warpSize, llvm::StringRef chip);
+mlir::LogicalResult inferGemmLayouts(mlir::Operation *kernel, int64_t warpSize,
+                                     llvm::StringRef chip);
 
 /// tile-plan-pipeline's decisions for every T.Pipelined loop under `root`
 /// (see PipelineLoops.cpp): `tile.stage`/`tile.order` on the body's ops,
@@ -61,12 +60,10 @@ XorSwizzle readSwizzle(mlir::Operation *alloc);
 /// swizzled) of the element that tile coordinate (row, col) occupies under
 /// `swizzle`: the row-major offset is swizzled and split back into a row
 /// and a column of the same buffer.
-llvm::SmallVector<mlir::Value, 2> swizzledIndices(mlir::OpBuilder &b,
-                                                  mlir::Location loc,
-                                                  llvm::ArrayRef<int64_t> shape,
-                                                  const XorSwizzle &swizzle,
-                                                  mlir::Value row,
-                                                  mlir::Value col);
+llvm::SmallVector<mlir::Value, 2>
+swizzledIndices(mlir::OpBuilder &b, mlir::Location loc,
+                llvm::ArrayRef<int64_t> shape, const XorSwizzle &swizzle,
+                mlir::Value row, mlir::Value col);
 
 } // namespace tilec::gemm
 

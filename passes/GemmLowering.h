@@ -32,11 +32,14 @@ bool asyncCopyOk(mlir::Value src, mlir::Value c0, int64_t elemBytes);
 
 /// Copies the tile of global `src` at (r0, c0) into `dst` (whole tile) as
 /// 16-byte chunks; with `async` (and aligned chunks) as cp.async.cg
-/// (zero-filling what lies outside `src`), the caller committing and
-/// waiting; otherwise with loads and stores.
-void emitOperandCopy(KernelLowering &kernel, mlir::OpBuilder &b,
+/// (zero-filling what lies outside `src`), for the caller to commit and
+/// wait on, returning true; otherwise with loads and stores, returning
+/// false. `live` (an i1, may be null) false: nothing to copy (an async
+/// copy then only zero-fills `dst`).
+bool emitOperandCopy(KernelLowering &kernel, mlir::OpBuilder &b,
                      mlir::Location loc, mlir::Value src, mlir::Value r0,
-                     mlir::Value c0, SharedSlot dst, bool async);
+                     mlir::Value c0, SharedSlot dst, bool async,
+                     mlir::Value live);
 
 /// The code of `op` at `b`'s insertion point, reading A and B from the
 /// given slots (op itself is left in place).

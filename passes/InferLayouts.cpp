@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmLayouts.h"
 #include "SIMTLayout.h"
 
 #include "tilec/Dialect/TileOps.h"
@@ -142,11 +143,6 @@ private:
 
   LogicalResult collect() {
     WalkResult walk = kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (isa<tile::GemmOp>(op)) {
-        op->emitError("'tile.gemm' needs the tensor-core lowering, which is "
-                      "not implemented yet");
-        return WalkResult::interrupt();
-      }
       if (auto alloc = dyn_cast<tile::AllocOp>(op)) {
         if (fragmentAlloc(alloc.getResult()))
           if (failed(addFragment(alloc)))
@@ -751,6 +747,11 @@ struct TileInferLayouts : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
           failed = true;
           continue;
         }
+      }
+      // T.gemm first: its accumulator layouts are pinned for the rest.
+      if (mlir::failed(gemm::inferGemmLayouts(kernel, warpSize, chip))) {
+        failed = true;
+        continue;
       }
       KernelInference inference(kernel, threads, warpSize);
       if (mlir::failed(inference.run()))

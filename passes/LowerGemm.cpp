@@ -17,13 +17,19 @@
 // k-step of 16 (unrolled): one ldmatrix.x4 per m16 tile of A, one
 // ldmatrix.x4 (.trans when B is stored N-fastest) per pair of n8 tiles of
 // B, whose lanes address the two n8 tiles wherever the tiling puts them,
-// and one nvgpu.mma.sync per accumulator tile. The ldmatrix lane addresses
-// and result registers come from the layout library's ldmatrixX4 plans,
-// checked against the mma operand fragments. The accumulator is read from
-// its registers once and written back once.
+// and one nvvm.mma.sync per accumulator tile (f16 operands as pairs of
+// halves, bf16 as 32-bit words). The ldmatrix lane addresses and result
+// registers come from the layout library's ldmatrixX4 plans, checked
+// against the mma operand fragments. The accumulator is read from its
+// registers once and written back once.
 //
-// nvgpu ops need a memref in the workgroup address space: the shared
-// buffer is memory_space_cast'ed; tile-lower-shared folds the cast.
+// Addresses: nvvm.ldmatrix and nvvm.cp.async take LLVM pointers. They are
+// taken out of the memrefs' LLVM descriptors (elementPointer), on a
+// memory_space_cast of the shared buffer to the workgroup space that
+// tile-lower-shared folds into its view. The nvgpu ops that would take
+// memrefs are not used: the code emitter runs convert-nvgpu-to-nvvm
+// before the rest with 64-bit indices, which leaves unresolvable casts
+// against its 32-bit index lowering.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,7 +38,8 @@
 
 #include "tilec/Layout/MmaLayouts.h"
 
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -44,7 +51,9 @@ using namespace tilec::simt;
 
 namespace {
 
-std::string errorText(llvm::Error err) { return llvm::toString(std::move(err)); }
+std::string errorText(llvm::Error err) {
+  return llvm::toString(std::move(err));
+}
 
 /// (d0, d1) of `layout` at the named inputs; asserts on failure (the
 /// inputs are in range by construction).
@@ -87,11 +96,63 @@ std::pair<Value, Value> laneMap(OpBuilder &b, Location loc,
 
 Value castToWorkgroup(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
-  auto space = gpu::AddressSpaceAttr::get(b.getContext(),
-                                          gpu::AddressSpace::Workgroup);
+  auto space =
+      gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
   auto to = MemRefType::get(type.getShape(), type.getElementType(),
                             type.getLayout(), space);
   return memref::MemorySpaceCastOp::create(b, loc, to, buffer);
+}
+
+/// The LLVM pointer to element `indices` of `buffer` (identity layout, or
+/// any strided layout through memref.extract_strided_metadata). The base
+/// comes out of the memref's LLVM descriptor: an unrealized cast to the
+/// descriptor type the memref-to-LLVM conversion gives it (index fields
+/// `indexBits` wide), which the conversion's own cast back cancels. This is
+/// how ldmatrix and cp.async get addresses without the nvgpu conversion,
+/// which assumes 64-bit indices (see docs/lowering.md).
+Value elementPointer(OpBuilder &b, Location loc, Value buffer,
+                     ValueRange indices, unsigned indexBits) {
+  MLIRContext *ctx = b.getContext();
+  auto type = cast<MemRefType>(buffer.getType());
+  unsigned space = 0;
+  if (auto gpuSpace =
+          dyn_cast_or_null<gpu::AddressSpaceAttr>(type.getMemorySpace()))
+    space = gpuSpace.getValue() == gpu::AddressSpace::Workgroup ? 3 : 0;
+  auto ptrType = LLVM::LLVMPointerType::get(ctx, space);
+  Type intType = IntegerType::get(ctx, indexBits);
+  SmallVector<Type> fields{ptrType, ptrType, intType};
+  if (type.getRank() > 0) {
+    auto array = LLVM::LLVMArrayType::get(intType, type.getRank());
+    fields.push_back(array);
+    fields.push_back(array);
+  }
+  auto descType = LLVM::LLVMStructType::getLiteral(ctx, fields);
+  Value desc =
+      UnrealizedConversionCastOp::create(b, loc, descType, buffer).getResult(0);
+  Value base = LLVM::ExtractValueOp::create(b, loc, desc, 1);
+
+  // Linear element offset.
+  SmallVector<int64_t> strides;
+  int64_t offset = 0;
+  Value linear;
+  if (succeeded(type.getStridesAndOffset(strides, offset)) &&
+      !ShapedType::isDynamic(offset) &&
+      llvm::none_of(strides, ShapedType::isDynamic)) {
+    linear = cIdx(b, loc, offset);
+    for (auto [index, stride] : llvm::zip(indices, strides))
+      linear = arith::AddIOp::create(
+          b, loc, linear,
+          arith::MulIOp::create(b, loc, index, cIdx(b, loc, stride)));
+  } else {
+    auto meta = memref::ExtractStridedMetadataOp::create(b, loc, buffer);
+    linear = meta.getOffset();
+    for (auto [index, stride] : llvm::zip(indices, meta.getStrides()))
+      linear = arith::AddIOp::create(
+          b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
+  }
+  Value linearInt = arith::IndexCastOp::create(b, loc, intType, linear);
+  return LLVM::GEPOp::create(b, loc, ptrType, type.getElementType(), base,
+                             ValueRange{linearInt});
 }
 
 //===----------------------------------------------------------------------===//
@@ -108,15 +169,15 @@ Value dimOf(OpBuilder &b, Location loc, Value buffer, int64_t d) {
 } // namespace
 
 SmallVector<Value, 3> simt::slotIndices(OpBuilder &b, Location loc,
-                                       SharedSlot slot, Value row, Value col) {
+                                        SharedSlot slot, Value row, Value col) {
   auto type = cast<MemRefType>(slot.buffer.getType());
   ArrayRef<int64_t> shape = type.getShape().take_back(2);
   XorSwizzle swizzle = gemm::readSwizzle(slot.buffer.getDefiningOp());
   SmallVector<Value, 3> at;
   if (slot.stage)
     at.push_back(slot.stage);
-  llvm::append_range(at, gemm::swizzledIndices(b, loc, shape, swizzle, row,
-                                               col));
+  llvm::append_range(at,
+                     gemm::swizzledIndices(b, loc, shape, swizzle, row, col));
   return at;
 }
 
@@ -127,9 +188,9 @@ bool simt::asyncCopyOk(Value src, Value c0, int64_t elemBytes) {
          knownDivisor(c0) % vec == 0;
 }
 
-void simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
+bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
                            Value src, Value r0, Value c0, SharedSlot dst,
-                           bool async) {
+                           bool async, Value live) {
   auto dstType = cast<MemRefType>(dst.buffer.getType());
   Type elem = dstType.getElementType();
   int64_t elemBytes = dstType.getElementTypeBitWidth() / 8;
@@ -148,9 +209,16 @@ void simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
   async = async && aligned;
   Value shared = async ? castToWorkgroup(b, loc, dst.buffer) : Value();
 
+  // Synchronous copies of a dead iteration are skipped altogether.
+  std::optional<OpBuilder> guarded;
+  if (live && !async) {
+    auto ifOp = scf::IfOp::create(b, loc, live, false);
+    guarded.emplace(ifOp.getThenBodyBuilder());
+  }
+  OpBuilder &ob = guarded ? *guarded : b;
   for (int64_t step = 0; step * threads < chunks; ++step) {
-    Value q = arith::AddIOp::create(b, loc, kernel.threadId(),
-                                    cIdx(b, loc, step * threads));
+    Value q = arith::AddIOp::create(ob, loc, kernel.threadId(),
+                                    cIdx(ob, loc, step * threads));
     auto body = [&](OpBuilder &ib) {
       Value row =
           arith::DivUIOp::create(ib, loc, q, cIdx(ib, loc, chunksPerRow));
@@ -167,24 +235,33 @@ void simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
         // cp.async.cg with a source size: 0 bytes read (16 zeros written)
         // for a chunk outside the tensor, whose address is clamped to the
         // tensor's start so it stays a valid global address.
-        Value colOk = arith::CmpIOp::create(
-            ib, loc, arith::CmpIPredicate::ult, gCol, srcCols);
+        Value colOk = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult,
+                                            gCol, srcCols);
         Value ok = arith::AndIOp::create(ib, loc, rowOk, colOk);
+        // A dead iteration (past the loop's end) zero-fills its slot,
+        // which nothing reads, so every iteration commits a group.
+        if (live)
+          ok = arith::AndIOp::create(ib, loc, ok, live);
         Value zero = cIdx(ib, loc, 0);
-        Value n = arith::SelectOp::create(ib, loc, ok, cIdx(ib, loc, vec),
-                                          zero);
         Value sr = arith::SelectOp::create(ib, loc, ok, gRow, zero);
         Value sc = arith::SelectOp::create(ib, loc, ok, gCol, zero);
-        nvgpu::DeviceAsyncCopyOp::create(
-            ib, loc, nvgpu::DeviceAsyncTokenType::get(ib.getContext()), shared,
-            at, src, ValueRange{sr, sc}, ib.getIndexAttr(vec), n,
-            ib.getUnitAttr());
+        unsigned bits = kernel.getOptions().indexBitwidth;
+        Value to = elementPointer(ib, loc, shared, at, bits);
+        Value from = elementPointer(ib, loc, src, ValueRange{sr, sc}, bits);
+        from = LLVM::AddrSpaceCastOp::create(
+            ib, loc, LLVM::LLVMPointerType::get(ib.getContext(), 1), from);
+        Type i32 = ib.getI32Type();
+        Value bytes = arith::SelectOp::create(
+            ib, loc, ok, arith::ConstantIntOp::create(ib, loc, i32, 16),
+            arith::ConstantIntOp::create(ib, loc, i32, 0));
+        NVVM::CpAsyncOp::create(ib, loc, to, from, 16,
+                                NVVM::LoadCacheModifierKind::CG, bytes);
         return;
       }
       Value value;
       if (aligned) {
-        Value colOk = arith::CmpIOp::create(
-            ib, loc, arith::CmpIPredicate::ult, gCol, srcCols);
+        Value colOk = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult,
+                                            gCol, srcCols);
         Value ok = arith::AndIOp::create(ib, loc, rowOk, colOk);
         auto ifOp = scf::IfOp::create(ib, loc, TypeRange{vecType}, ok,
                                       /*withElseRegion=*/true);
@@ -196,8 +273,7 @@ void simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
         OpBuilder eb = ifOp.getElseBodyBuilder();
         scf::YieldOp::create(
             eb, loc,
-            arith::ConstantOp::create(eb, loc, vecType,
-                                      eb.getZeroAttr(vecType))
+            arith::ConstantOp::create(eb, loc, vecType, eb.getZeroAttr(vecType))
                 .getResult());
         value = ifOp.getResult(0);
       } else {
@@ -224,15 +300,22 @@ void simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
                               llvm::MaybeAlign(16));
     };
     if ((step + 1) * threads <= chunks) {
-      body(b);
-    } else {
-      Value live = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, q,
-                                         cIdx(b, loc, chunks));
-      auto ifOp = scf::IfOp::create(b, loc, live, false);
+      body(ob);
+    } else if (!async) {
+      Value inside = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::ult,
+                                           q, cIdx(ob, loc, chunks));
+      auto ifOp = scf::IfOp::create(ob, loc, inside, false);
       OpBuilder tb = ifOp.getThenBodyBuilder();
       body(tb);
+    } else {
+      // Threads past the tile's last chunk copy nothing: clamp them onto
+      // chunk 0 with a zero source size... except that would zero chunk 0.
+      // Instead they redo the last chunk, an identical copy.
+      q = arith::MinUIOp::create(ob, loc, q, cIdx(ob, loc, chunks - 1));
+      body(ob);
     }
   }
+  return async;
 }
 
 namespace {
@@ -273,24 +356,25 @@ private:
     int64_t regs = layout.numRegisters();
     LinearLayout atom = mmaM16N8K16Accumulator();
     auto fail = [&](const Twine &why) {
-      return op.emitError() << "the layout of `" << acc.name
-                            << "` is not an mma.sync m16n8k16 accumulator "
-                               "tiling for a "
-                            << warpsM << "x" << warpsN
-                            << " warp split: " << why;
+      return op.emitError()
+             << "the layout of `" << acc.name
+             << "` is not an mma.sync m16n8k16 accumulator "
+                "tiling for a "
+             << warpsM << "x" << warpsN << " warp split: " << why;
     };
     if (lanes != 32 || regs % 4 || layout.rank() != 2 ||
         layout.numWarps() != warpsM * warpsN)
       return fail("wrong register, lane or warp count");
     for (int64_t g = 0; g < regs / 4; ++g) {
-      SmallVector<int64_t> origin = layout.unflatten(layout.elementAt(4 * g, 0));
+      SmallVector<int64_t> origin =
+          layout.unflatten(layout.elementAt(4 * g, 0));
       if (origin[0] % 16 || origin[1] % 8)
         return fail("a tile does not start on the 16x8 grid");
       for (int64_t w = 0; w < layout.numWarps(); ++w)
         for (int64_t l = 0; l < lanes; ++l)
           for (int64_t i = 0; i < 4; ++i) {
-            auto [dm, dn] = eval2(atom, {{"register", int32_t(i)},
-                                         {"lane", int32_t(l)}});
+            auto [dm, dn] =
+                eval2(atom, {{"register", int32_t(i)}, {"lane", int32_t(l)}});
             int64_t m = origin[0] + 16 * (w % warpsM) + dm;
             int64_t n = origin[1] + 8 * (w / warpsM) + dn;
             if (layout.elementAt(4 * g + i, w * lanes + l) !=
@@ -337,12 +421,20 @@ private:
         return op.emitError("unexpected ldmatrix.x4 B fragment");
       bRegister[half][j] = r;
     }
+    // mma takes B as two 32-bit words per n8 tile: registers (b0, b1) and
+    // (b2, b3) must each be one ldmatrix word.
+    for (int64_t h = 0; h < 2; ++h)
+      for (int64_t j = 0; j < 2; ++j)
+        if (bRegister[h][2 * j] % 2 != 0 ||
+            bRegister[h][2 * j + 1] != bRegister[h][2 * j] + 1)
+          return op.emitError("ldmatrix.x4 does not deliver the mma.sync B "
+                              "fragment in whole words");
     for (int32_t l = 0; l < 32; ++l)
       for (int64_t h = 0; h < 2; ++h)
         for (int32_t j = 0; j < 4; ++j) {
-          auto [k, n] = eval2(planB.fragment,
-                              {{"register", int32_t(bRegister[h][j])},
-                               {"lane", l}});
+          auto [k, n] =
+              eval2(planB.fragment,
+                    {{"register", int32_t(bRegister[h][j])}, {"lane", l}});
           auto [ek, en] = eval2(opB, {{"register", j}, {"lane", l}});
           if (k != ek || n != en + 8 * h)
             return op.emitError("ldmatrix.x4 does not deliver two mma.sync "
@@ -354,9 +446,6 @@ private:
   void emit(OpBuilder &b, const Fragment &acc) {
     Type in = cast<MemRefType>(op.getA().getType()).getElementType();
     Type f32 = b.getF32Type();
-    auto ldType = VectorType::get({4, 2}, in);
-    auto bType = VectorType::get({2, 2}, in);
-    auto cType = VectorType::get({2, 2}, f32);
     ArrayRef<int64_t> shapeA = cast<MemRefType>(op.getA().getType()).getShape();
     int64_t kDim = op.getTransposeA() ? shapeA[0] : shapeA[1];
 
@@ -379,25 +468,31 @@ private:
     Value sharedA = castToWorkgroup(b, loc, slotA.buffer);
     Value sharedB = castToWorkgroup(b, loc, slotB.buffer);
 
-    // The accumulator tiles, as mma C vectors.
+    // The accumulator tiles: 4 f32 registers each (c0..c3).
     int64_t numTiles = int64_t(tileOfOrigin.size());
-    SmallVector<Value> accs(numTiles);
-    for (int64_t g = 0; g < numTiles; ++g) {
-      if (op.getClearAccum()) {
-        accs[g] = arith::ConstantOp::create(b, loc, cType,
-                                            b.getZeroAttr(cType));
-        continue;
-      }
-      SmallVector<Value> elems;
+    SmallVector<SmallVector<Value, 4>> accs(numTiles);
+    Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
+    for (int64_t g = 0; g < numTiles; ++g)
       for (int64_t i = 0; i < 4; ++i)
-        elems.push_back(kernel.loadRegister(b, loc, acc, 4 * g + i));
-      accs[g] = vector::FromElementsOp::create(b, loc, cType, elems);
-    }
+        accs[g].push_back(op.getClearAccum()
+                              ? zero
+                              : kernel.loadRegister(b, loc, acc, 4 * g + i));
+
+    // f16 operands go to mma as pairs of halves, bf16 ones as i32 words.
+    auto operand = [&](Value word) -> Value {
+      if (!in.isF16())
+        return word;
+      return LLVM::BitcastOp::create(b, loc, VectorType::get({2}, in), word);
+    };
+    auto resultType =
+        LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+    NVVM::MMATypes ptxType =
+        in.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
 
     SmallVector<int64_t> ms(mTiles.begin(), mTiles.end());
     SmallVector<int64_t> ns(nTiles.begin(), nTiles.end());
     for (int64_t k0 = 0; k0 < kDim; k0 += 16) {
-      SmallVector<Value> aFrags;
+      SmallVector<SmallVector<Value, 4>> aFrags;
       for (int64_t m0 : ms) {
         Value m = arith::AddIOp::create(
             b, loc, arith::AddIOp::create(b, loc, warpRow, aRow),
@@ -405,10 +500,12 @@ private:
         Value k = arith::AddIOp::create(b, loc, aCol, cIdx(b, loc, k0));
         Value r = op.getTransposeA() ? k : m, c = op.getTransposeA() ? m : k;
         SmallVector<Value, 3> at = slotIndices(b, loc, slotA, r, c);
-        aFrags.push_back(nvgpu::LdMatrixOp::create(
-            b, loc, ldType, sharedA, at, planA.trans, 4));
+        SmallVector<Value, 4> words = loadMatrices(b, sharedA, at, planA.trans);
+        for (Value &word : words)
+          word = operand(word);
+        aFrags.push_back(words);
       }
-      SmallVector<Value> bFrags(ns.size());
+      SmallVector<SmallVector<Value, 2>> bFrags(ns.size());
       for (size_t p = 0; p < ns.size(); p += 2) {
         // n = warpCol + (col & 7) + (col < 8 ? ns[p] : ns[p + 1]).
         Value pick = arith::MulIOp::create(b, loc, bHigh,
@@ -421,32 +518,47 @@ private:
         Value k = arith::AddIOp::create(b, loc, bRow, cIdx(b, loc, k0));
         Value r = op.getTransposeB() ? n : k, c = op.getTransposeB() ? k : n;
         SmallVector<Value, 3> at = slotIndices(b, loc, slotB, r, c);
-        Value loaded = nvgpu::LdMatrixOp::create(b, loc, ldType, sharedB, at,
-                                                 planB.trans, 4);
-        for (int64_t h = 0; h < 2; ++h) {
-          SmallVector<Value> elems;
-          for (int64_t j = 0; j < 4; ++j) {
-            int64_t reg = bRegister[h][j];
-            elems.push_back(vector::ExtractOp::create(
-                b, loc, loaded, ArrayRef<int64_t>{reg / 2, reg % 2}));
-          }
-          bFrags[p + h] = vector::FromElementsOp::create(b, loc, bType, elems);
-        }
+        SmallVector<Value, 4> words = loadMatrices(b, sharedB, at, planB.trans);
+        for (int64_t h = 0; h < 2; ++h)
+          for (int64_t j = 0; j < 2; ++j)
+            bFrags[p + h].push_back(operand(words[bRegister[h][2 * j] / 2]));
       }
       for (size_t mi = 0; mi < ms.size(); ++mi)
         for (size_t ni = 0; ni < ns.size(); ++ni) {
           int64_t g = tileOfOrigin[{ms[mi], ns[ni]}];
-          accs[g] = nvgpu::MmaSyncOp::create(b, loc, aFrags[mi], bFrags[ni],
-                                             accs[g],
-                                             ArrayRef<int64_t>{16, 8, 16});
+          Value d = NVVM::MmaOp::create(
+              b, loc, resultType, aFrags[mi], bFrags[ni], accs[g],
+              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                             NVVM::MMALayout::col});
+          for (int64_t i = 0; i < 4; ++i)
+            accs[g][i] = LLVM::ExtractValueOp::create(b, loc, d, i);
         }
     }
     for (int64_t g = 0; g < numTiles; ++g)
       for (int64_t i = 0; i < 4; ++i)
-        kernel.storeRegister(
-            b, loc, acc, 4 * g + i,
-            vector::ExtractOp::create(b, loc, accs[g],
-                                      ArrayRef<int64_t>{i / 2, i % 2}));
+        kernel.storeRegister(b, loc, acc, 4 * g + i, accs[g][i]);
+  }
+
+  /// nvvm.ldmatrix .x4 (.trans) at `at` of `shared`: the four 32-bit
+  /// registers (register i: elements 2i, 2i + 1 of the ldmatrix plan).
+  SmallVector<Value, 4> loadMatrices(OpBuilder &b, Value shared, ValueRange at,
+                                     bool trans) {
+    MLIRContext *ctx = b.getContext();
+    Value ptr =
+        elementPointer(b, loc, shared, at, kernel.getOptions().indexBitwidth);
+    Type i32 = b.getI32Type();
+    auto resType = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+    Value res = NVVM::LdMatrixOp::create(
+        b, loc, resType, ptr, 4,
+        trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
+        NVVM::LdStMatrixEltType::B16);
+    SmallVector<Value, 4> words;
+    for (int64_t i = 0; i < 4; ++i)
+      words.push_back(LLVM::ExtractValueOp::create(b, loc, res, i));
+    return words;
   }
 
   KernelLowering &kernel;
@@ -463,7 +575,7 @@ private:
 } // namespace
 
 LogicalResult simt::emitGemm(KernelLowering &kernel, OpBuilder &b,
-                            tile::GemmOp op, SharedSlot a, SharedSlot bSlot) {
+                             tile::GemmOp op, SharedSlot a, SharedSlot bSlot) {
   return GemmLowering(kernel, op).run(b, a, bSlot);
 }
 
@@ -479,7 +591,8 @@ LogicalResult simt::lowerOperandCopies(KernelLowering &kernel) {
     OpBuilder b(copy);
     emitOperandCopy(kernel, b, copy.getLoc(), copy.getSrc(),
                     copy.getSrcOffsets()[0], copy.getSrcOffsets()[1],
-                    SharedSlot{copy.getDst(), Value()}, /*async=*/false);
+                    SharedSlot{copy.getDst(), Value()}, /*async=*/false,
+                    /*live=*/Value());
     copy.erase();
   }
   return success();

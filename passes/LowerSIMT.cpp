@@ -20,6 +20,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmLowering.h"
 #include "SIMTLowering.h"
 
 #include "tilec/Passes/Passes.h"
@@ -308,11 +309,6 @@ namespace {
 
 LogicalResult rejectUnsupported(gpu::GPUFuncOp func) {
   WalkResult walk = func.walk([&](Operation *op) {
-    if (isa<tile::GemmOp>(op)) {
-      op->emitError("'tile.gemm' needs the tensor-core lowering, which is "
-                    "not implemented yet");
-      return WalkResult::interrupt();
-    }
     if (isa<tile::ScanOp, tile::AllocBarrierOp>(op)) {
       op->emitError() << "'" << op->getName()
                       << "' is not supported by the SIMT lowering yet";
@@ -354,6 +350,11 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options) {
   for (tile::AllocOp alloc : allocs)
     if (failed(kernel.addFragment(alloc)))
       return failure();
+  // Tensor-core family first (GemmLowering.h): pipelined loops, operand
+  // copies into swizzled buffers, T.gemm on the accumulator registers.
+  if (failed(pipelineGemmLoops(kernel)) || failed(lowerOperandCopies(kernel)) ||
+      failed(lowerGemms(kernel)))
+    return failure();
   SmallVector<tile::ParallelOp> loops;
   func.walk([&](tile::ParallelOp loop) { loops.push_back(loop); });
   for (tile::ParallelOp loop : loops)
@@ -394,6 +395,7 @@ struct TileLowerSIMT : tilec::impl::TileLowerSIMTBase<TileLowerSIMT> {
     options.assertLowering = assertLowering;
     options.unrollLimit = unrollLimit;
     options.fpContract = fpContract;
+    options.indexBitwidth = unsigned(indexBitwidth);
     SmallVector<gpu::GPUFuncOp> kernels;
     getOperation().walk([&](gpu::GPUFuncOp func) {
       if (func.isKernel())

@@ -64,7 +64,8 @@ struct TileLowerShared : tilec::impl::TileLowerSharedBase<TileLowerShared> {
                                  << "` has no offset; run tile-plan-shared";
       for (Operation *user : alloc->getUsers())
         if (!isa<memref::LoadOp, memref::StoreOp, memref::AtomicRMWOp,
-                 vector::LoadOp, vector::StoreOp>(user))
+                 vector::LoadOp, vector::StoreOp, memref::MemorySpaceCastOp>(
+                user))
           return user->emitError()
                  << "'" << user->getName()
                  << "' on a shared buffer is left after the SIMT lowering";
@@ -78,6 +79,13 @@ struct TileLowerShared : tilec::impl::TileLowerSharedBase<TileLowerShared> {
                                           byteOffset, ValueRange{});
       alloc.getResult().replaceAllUsesWith(view);
       alloc.erase();
+      // Casts to the workgroup space are the view itself now.
+      for (Operation *user : llvm::make_early_inc_range(view.getUsers()))
+        if (auto cast = dyn_cast<memref::MemorySpaceCastOp>(user);
+            cast && cast.getType() == viewType) {
+          cast.getResult().replaceAllUsesWith(view);
+          cast.erase();
+        }
     }
     LLVM_DEBUG(llvm::dbgs() << kernel.getName() << ": " << buffers.size()
                             << " shared buffers\n");

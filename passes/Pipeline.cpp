@@ -31,12 +31,15 @@ LogicalResult tilec::buildTileToGPUPipeline(OpPassManager &pm,
     pm.addPass(createTileStripDebug());
   TileInferLayoutsOptions infer;
   infer.warpSize = opts.warpSize ? opts.warpSize : target->warpSize();
+  infer.chip = opts.chip;
   pm.addPass(createTileInferLayouts(infer));
+  pm.addPass(createTilePlanPipeline());
   pm.addPass(createTileInsertBarriers());
   pm.addPass(createTileOutlineKernels());
   TileLowerSIMTOptions lower;
   // AMD has no __assertfail: asserts print and the kernel goes on.
   lower.assertLowering = target->isNVIDIA() ? "assert" : "printf";
+  lower.indexBitwidth = opts.indexBitwidth;
   pm.addPass(createTileLowerSIMT(lower));
   TilePlanSharedOptions plan;
   plan.maxBytes = target->maxSharedMemoryPerBlock();

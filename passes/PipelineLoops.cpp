@@ -18,14 +18,17 @@
 // Applying (inside tile-lower-simt, which owns the operand registers),
 // with n = ceildiv(ub - lb, step):
 //
-//   for s in [0, S-1): if s < n: copies(s) -> ring[s];  commit
+//   for s in [0, S-1): copies(s) -> ring[s];  commit
 //   for j in [0, n):
 //     cp.async.wait_group S-2      // this thread's copies of j landed
 //     barrier                      // everyone's did; everyone finished j-1
-//     if j+S-1 < n: copies(j+S-1) -> ring[(j+S-1) % S]   // frees slot of j-1
-//     commit                       // always, so group counts stay uniform
+//     copies(j+S-1) -> ring[(j+S-1) % S]; commit   // the slot of j-1
 //     gemm(ring[j % S])
 //   cp.async.wait_group 0
+//
+// Copies of iterations past the end (j >= n) still run, with a source
+// size of 0 (they zero-fill a slot nothing reads), so every iteration
+// commits one group and wait_group S-2 always means "iteration j landed".
 //
 // The single barrier per iteration covers both hazards: reads of slot
 // j % S see every thread's writes, and the slot refilled in iteration j
@@ -39,7 +42,7 @@
 #include "GemmLayouts.h"
 #include "GemmLowering.h"
 
-#include "mlir/Dialect/NVGPU/IR/NVGPUDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -104,6 +107,9 @@ void planLoop(tile::PipelinedOp loop) {
   if (!anyGemm || copies.empty())
     return;
   Builder b(loop.getContext());
+  // Stages go on the ops with effects; pure ones are recomputed wherever
+  // their values are needed.
+  llvm::erase_if(ops, [](Operation *op) { return isPureOp(op); });
   for (auto [index, op] : llvm::enumerate(ops)) {
     bool producer = isa<tile::CopyOp>(op);
     op->setAttr(kStage, b.getI64IntegerAttr(producer ? 0 : stages - 1));
@@ -135,8 +141,12 @@ public:
 
   LogicalResult run() {
     for (Operation &op : loop.getBody()->without_terminator()) {
+      // Barriers (tile-insert-barriers runs after the plan) are replaced by
+      // the schedule's; side-effect-free ops are recomputed where needed.
+      if (isa<tile::BarrierOp>(op) || isPureOp(&op))
+        continue;
       if (!op.hasAttr(kStage))
-        return op.emitError("a pipelined loop's op has no stage; run "
+        return op.emitError("this op of a pipelined loop has no stage; run "
                             "tile-plan-pipeline on the whole loop");
       if (auto copy = dyn_cast<tile::CopyOp>(op);
           copy && op.getAttrOfType<IntegerAttr>(kStage).getInt() == 0)
@@ -157,36 +167,43 @@ public:
       return arith::AddIOp::create(ob, loc, lb,
                                    arith::MulIOp::create(ob, loc, j, step));
     };
-    auto issueIf = [&](OpBuilder &ob, Value j, Value stage) {
+    // Issues the copies of iteration j (when j < n; otherwise async copies
+    // only zero-fill the slot) and commits them as one group.
+    // Issues the copies of iteration j (when j < n; otherwise async copies
+    // only zero-fill the slot) and commits them as one group; false when
+    // every copy was synchronous (unaligned sources), with no group.
+    auto issueGroup = [&](OpBuilder &ob, Value j, Value stage) -> bool {
       Value live =
           arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt, j, n);
-      auto ifOp = scf::IfOp::create(ob, loc, live, false);
-      OpBuilder tb = ifOp.getThenBodyBuilder();
-      issue(tb, ivOf(tb, j), stage);
-      return nvgpu::DeviceAsyncCreateGroupOp::create(
-                 ob, loc, nvgpu::DeviceAsyncTokenType::get(ob.getContext()),
-                 ValueRange{})
-          .getResult();
+      if (!issue(ob, ivOf(ob, j), stage, live))
+        return false;
+      NVVM::CpAsyncCommitGroupOp::create(ob, loc);
+      return true;
     };
 
+    // Inside an outer loop the rings are reused: every thread must be done
+    // with the previous run's last gemm before the prologue refills them.
+    if (loop->getParentOfType<scf::ForOp>() ||
+        loop->getParentOfType<scf::WhileOp>())
+      gpu::BarrierOp::create(b, loc);
+
     // Prologue: stages 0 .. S-2.
-    Value first;
-    for (int64_t s = 0; s + 1 < stages; ++s) {
-      Value token = issueIf(b, cst(b, s), cst(b, s));
-      if (!first)
-        first = token;
-    }
+    bool async = false;
+    for (int64_t s = 0; s + 1 < stages; ++s)
+      async |= issueGroup(b, cst(b, s), cst(b, s));
 
     auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1));
     {
       OpBuilder lb2 = OpBuilder::atBlockTerminator(steady.getBody());
       Value j = steady.getInductionVar();
-      nvgpu::DeviceAsyncWaitOp::create(lb2, loc, first,
-                                       lb2.getI32IntegerAttr(stages - 2));
+      // With only synchronous copies (unaligned sources) there are no
+      // groups; the barrier alone orders them.
+      if (async)
+        NVVM::CpAsyncWaitGroupOp::create(lb2, loc, stages - 2);
       gpu::BarrierOp::create(lb2, loc);
       Value ahead = arith::AddIOp::create(lb2, loc, j, cst(lb2, stages - 1));
-      issueIf(lb2, ahead,
-              arith::RemUIOp::create(lb2, loc, ahead, cst(lb2, stages)));
+      issueGroup(lb2, ahead,
+                 arith::RemUIOp::create(lb2, loc, ahead, cst(lb2, stages)));
       Value stage = arith::RemUIOp::create(lb2, loc, j, cst(lb2, stages));
       IRMapping map;
       map.map(loop.getInductionVar(), ivOf(lb2, j));
@@ -203,7 +220,8 @@ public:
         lb2.clone(op, map);
       }
     }
-    nvgpu::DeviceAsyncWaitOp::create(b, loc, first, b.getI32IntegerAttr(0));
+    if (async)
+      NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
     loop.erase();
     for (auto &[old, ring] : ringOf)
       if (old->use_empty())
@@ -220,8 +238,8 @@ private:
       auto type = cast<MemRefType>(old->getResult(0).getType());
       SmallVector<int64_t> shape{stages};
       llvm::append_range(shape, type.getShape());
-      auto ringType = MemRefType::get(shape, type.getElementType(),
-                                      AffineMap(), type.getMemorySpace());
+      auto ringType = MemRefType::get(shape, type.getElementType(), AffineMap(),
+                                      type.getMemorySpace());
       OpBuilder b(old);
       Operation *ring = b.clone(*old);
       ring->getResult(0).setType(ringType);
@@ -236,15 +254,19 @@ private:
     return {it->second, stage};
   }
 
-  void issue(OpBuilder &b, Value iv, Value stage) {
+  /// The copies of the iteration at `iv`; true if any is asynchronous.
+  bool issue(OpBuilder &b, Value iv, Value stage, Value live) {
     IRMapping map;
     map.map(loop.getInductionVar(), iv);
+    bool async = false;
     for (tile::CopyOp copy : copies) {
       Value r0 = remap(copy.getSrcOffsets()[0], loop, map, b);
       Value c0 = remap(copy.getSrcOffsets()[1], loop, map, b);
-      simt::emitOperandCopy(kernel, b, copy.getLoc(), copy.getSrc(), r0, c0,
-                            slot(copy.getDst(), stage), /*async=*/true);
+      async |= simt::emitOperandCopy(kernel, b, copy.getLoc(), copy.getSrc(),
+                                     r0, c0, slot(copy.getDst(), stage),
+                                     /*async=*/true, live);
     }
+    return async;
   }
 
   simt::KernelLowering &kernel;
@@ -267,8 +289,9 @@ LogicalResult simt::pipelineGemmLoops(KernelLowering &kernel) {
     auto stages = loop->getAttrOfType<IntegerAttr>(kNumStages);
     if (!stages || stages.getInt() < 2)
       return;
-    bool planned = llvm::any_of(loop.getBody()->without_terminator(),
-                                [](Operation &op) { return op.hasAttr(kStage); });
+    bool planned =
+        llvm::any_of(loop.getBody()->without_terminator(),
+                     [](Operation &op) { return op.hasAttr(kStage); });
     if (planned)
       loops.push_back({loop, stages.getInt()});
   });

@@ -21,8 +21,7 @@ using namespace mlir;
 using namespace tilec;
 
 namespace {
-struct TilePlanPipeline
-    : tilec::impl::TilePlanPipelineBase<TilePlanPipeline> {
+struct TilePlanPipeline : tilec::impl::TilePlanPipelineBase<TilePlanPipeline> {
   using TilePlanPipelineBase::TilePlanPipelineBase;
   void runOnOperation() override { gemm::planPipelines(getOperation()); }
 };

@@ -86,9 +86,15 @@ struct TilePlanShared : tilec::impl::TilePlanSharedBase<TilePlanShared> {
                                 << " bytes of shared memory, more than the "
                                 << int64_t(maxBytes) << " a block may use";
       for (tile::AllocOp alloc : buffers)
-        diag.attachNote(alloc.getLoc())
-            << "`" << alloc.getName() << "`: " << bufferBytes(alloc.getType())
-            << " bytes";
+      {
+        Diagnostic &note = diag.attachNote(alloc.getLoc());
+        note << "`" << alloc.getName() << "`: " << bufferBytes(alloc.getType())
+             << " bytes";
+        if (auto stages =
+                alloc->getAttrOfType<IntegerAttr>("tile.num_stages"))
+          note << " (" << stages.getInt() << " pipeline stages of "
+               << bufferBytes(alloc.getType()) / stages.getInt() << ")";
+      }
       return failure();
     }
     kernel->setAttr("tile.dynamic_shared_bytes", b.getI64IntegerAttr(total));

@@ -30,6 +30,9 @@ struct LowerOptions {
   int64_t unrollLimit = 16;
   /// Mark float arith ops `contract` (FMA formation).
   bool fpContract = true;
+  /// Width of `index` in the code emitter's LLVM lowering: the tensor-core
+  /// family takes element addresses out of memref descriptors of that type.
+  unsigned indexBitwidth = 32;
 };
 
 /// A fragment buffer once lowered: this thread's registers.

@@ -284,7 +284,10 @@ inline CUresult loadModule(Module &loaded) {
     return err;
   for (unsigned i = 0; i < kNumEntries; ++i) {
     err = cuModuleGetFunction(&loaded.functions[i], loaded.module, kEntries[i]);
-    if (err == CUDA_SUCCESS && kDynamicShared[i] > 48u * 1024u)
+    // Static and dynamic shared memory share the 48 KiB default: a kernel
+    // with 48 KiB of dynamic and any static shared memory already needs the
+    // opt-in, so it is raised whenever there is dynamic shared memory.
+    if (err == CUDA_SUCCESS && kDynamicShared[i] > 0u)
       err = cuFuncSetAttribute(loaded.functions[i],
                                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                static_cast<int>(kDynamicShared[i]));

@@ -16,6 +16,8 @@
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
@@ -46,6 +48,9 @@ struct TileToGPUOptions {
   unsigned warpSize = 0;
   /// Drop tile.print and tile.device_assert (release builds).
   bool stripDebug = false;
+  /// Width of `index` when the module is lowered to LLVM (CodegenOptions'
+  /// indexBitwidth; the tensor-core lowering needs it).
+  unsigned indexBitwidth = 32;
 };
 
 /// Appends to `pm` (anchored on the builtin module) the passes that turn a

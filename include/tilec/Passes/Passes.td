@@ -68,12 +68,47 @@ def TileInferLayouts : Pass<"tile-infer-layouts"> {
     runs the iteration; a conflict is an error naming both buffers and the
     lines their layouts come from.
 
-    `tile.gemm` is reported as needing the tensor-core lowering.
+    `tile.gemm` (the mma.sync path, decided first so that the accumulator
+    layout counts as pinned; see docs/lowering.md): `warp_partition =
+    array<i64: warpsM, warpsN>` on the gemm (computeWarpPartition of its
+    policy), the block-level mma.sync m16n8k16 accumulator layout as the
+    `layout` of its accumulator fragment, and `shared_layout = {swizzle =
+    "64B", xor = array<i32: bits, base, shift>}` on its shared operands
+    (pickSharedLayout's XOR swizzle on the row-major offset; `"none"` for a
+    buffer that other ops also access). A fragment or buffer two gemms want
+    laid out differently is an error naming it and both places. T.gemm on
+    an AMD chip is an error for now.
   }];
   let options = [
     Option<"warpSize", "warp-size", "int64_t", /*default=*/"32",
-           "Threads per warp (32 on NVIDIA, 64 on AMD CDNA)">
+           "Threads per warp (32 on NVIDIA, 64 on AMD CDNA)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target chip (T.gemm is lowered for NVIDIA chips only)">
   ];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
+}
+
+def TilePlanPipeline : Pass<"tile-plan-pipeline"> {
+  let summary = "Plan the cp.async software pipelines of T.Pipelined loops";
+  let description = [{
+    For each `tile.pipelined` loop with `num_stages` S >= 2 whose body holds
+    only copies from global memory into T.gemm operand buffers (those
+    tile-infer-layouts gave a `shared_layout`, used only inside the loop),
+    `tile.gemm`, `tile.barrier` and side-effect-free ops, records the
+    schedule: `tile.stage` (0 for the copies, issued S - 1 iterations
+    ahead; S - 1 for the rest) and `tile.order` (the position in the body)
+    on every op, and `tile.num_stages = S` on each operand buffer, which
+    becomes a ring of S buffers. tile-lower-simt applies the plan (cp.async
+    prologue, one wait and one barrier per iteration, ring slots); loops
+    left unplanned keep synchronous copies.
+
+    ```mlir
+    tile.pipelined %k = %c0 to %n step %c1 num_stages(3) {
+      tile.copy %A[...] to %As[...] {tile.order = 0, tile.stage = 0}
+      tile.gemm %As, %Bs, %C {tile.order = 2, tile.stage = 2}
+    }
+    ```
+  }];
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
@@ -170,6 +205,15 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
       arith ops in kernels get the `contract` fast-math flag so that
       multiply-adds become FMAs.
 
+    - `tile.gemm` (A, B in shared memory, mma.sync path): per warp and
+      k-step of 16, `nvvm.ldmatrix` x4 (transposed for B stored K x N)
+      and `nvvm.mma.sync` m16n8k16 on the accumulator's registers, as
+      `warp_partition` and the accumulator layout say; copies from global
+      memory into its swizzled operand buffers store 16-byte chunks at
+      their swizzled place; loops planned by `tile-plan-pipeline` become
+      cp.async pipelines over rings of `tile.num_stages` buffers
+      (`nvvm.cp.async.shared.global` .cg, `commit.group`, `wait.group`).
+
     Shared buffers stay `tile.alloc`s (the scratch of cross-warp reductions
     is added as one more) for `tile-plan-shared`.
   }];
@@ -184,13 +228,17 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
            "thread are unrolled">,
     Option<"fpContract", "fp-contract", "bool", /*default=*/"true",
            "Allow a * b + c to fuse into one FMA in kernels (nvcc's and "
-           "TileLang's default, --fmad=true)">
+           "TileLang's default, --fmad=true)">,
+    Option<"indexBitwidth", "index-bitwidth", "int64_t", /*default=*/"32",
+           "Width of `index` in the code emitter's LLVM lowering (the "
+           "tensor-core ops take addresses from memref descriptors)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
     "::mlir::cf::ControlFlowDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
-    "::mlir::vector::VectorDialect"
+    "::mlir::vector::VectorDialect", "::mlir::NVVM::NVVMDialect",
+    "::mlir::LLVM::LLVMDialect"
   ];
 }
 
@@ -218,7 +266,10 @@ def TileLowerShared : Pass<"tile-lower-shared", "::mlir::ModuleOp"> {
   let description = [{
     Replaces each shared `tile.alloc` that carries a `tile.shared_offset`
     by a `memref.view` of `gpu.dynamic_shared_memory` at that offset, in
-    the GPU workgroup address space, and retypes its users.
+    the GPU workgroup address space, and retypes its users; a
+    `memref.memory_space_cast` of the buffer to the workgroup space (how
+    the tensor-core lowering hands shared buffers to nvvm ops) becomes
+    the view itself.
   }];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::memref::MemRefDialect",

@@ -1,0 +1,97 @@
+// tile-infer-layouts on T.gemm (the mma.sync path): the warp split on the
+// gemm, the mma accumulator layout on its fragment, the swizzle of each
+// shared operand; and the located errors for what the path cannot do.
+// RUN: tilec-opt %s -split-input-file -tile-infer-layouts -verify-diagnostics | FileCheck %s
+
+// 64x64 tile, 4 warps, Square: 2x2 warps of 32x32 (2 m16 x 4 n8 tiles, 32
+// registers per thread). A_shared has 64-byte rows (64B swizzle: chunk
+// bits 3-4 of the element offset XOR bits 6-7), B_shared 128-byte rows
+// (128B swizzle: bits 3-5 XOR bits 6-8). The epilogue loop follows C.
+// CHECK-LABEL: func.func @gemm64
+// CHECK: tile.alloc "A_shared" {shared_layout = {swizzle = "64B", xor = array<i32: 2, 3, 3>}}
+// CHECK: tile.alloc "B_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 3>}}
+// CHECK: tile.alloc "C" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 32, 0>], warp = [array<i32: 16, 0>, array<i32: 0, 8>]}}
+// CHECK: tile.gemm {{.*}} {warp_partition = array<i64: 2, 2>}
+// CHECK: tile.parallel {{.*}}loop_layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 32, 0>], warp = [array<i32: 16, 0>, array<i32: 0, 8>]}
+func.func @gemm64(%A: memref<64x32xf16>, %B: memref<32x64xf16>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc "A_shared" : memref<64x32xf16, #tile.space<shared>>
+    %Bs = tile.alloc "B_shared" : memref<32x64xf16, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
+    tile.copy %A[%c0, %c0] [64, 32] to %As[%c0, %c0] [64, 32] : memref<64x32xf16>, memref<64x32xf16, #tile.space<shared>>
+    tile.copy %B[%c0, %c0] [32, 64] to %Bs[%c0, %c0] [32, 64] : memref<32x64xf16>, memref<32x64xf16, #tile.space<shared>>
+    tile.gemm %As, %Bs, %C clear_accum : memref<64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+    tile.parallel (%i, %j) in [64, 64] {
+      %x = memref.load %C[%i, %j] : memref<64x64xf32, #tile.space<fragment>>
+      %z = arith.constant 0.0 : f32
+      %y = arith.maxnumf %x, %z : f32
+      memref.store %y, %C[%i, %j] : memref<64x64xf32, #tile.space<fragment>>
+    }
+  }
+  return
+}
+
+// -----
+
+// A shared buffer other ops read row-major keeps its plain layout.
+// CHECK-LABEL: func.func @plain
+// CHECK: tile.alloc "A_shared" {shared_layout = {swizzle = "none", xor = array<i32: 0, 0, 0>}}
+// CHECK: tile.alloc "B_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 3>}}
+func.func @plain(%O: memref<64xf16>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc "A_shared" : memref<64x32xf16, #tile.space<shared>>
+    %Bs = tile.alloc "B_shared" : memref<32x64xf16, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
+    tile.gemm %As, %Bs, %C : memref<64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+    tile.copy %As[%c0, %c0] [1, 32] to %O[%c0] [32] : memref<64x32xf16, #tile.space<shared>>, memref<64xf16>
+  }
+  return
+}
+
+// -----
+
+// Two gemms that split the same accumulator differently.
+func.func @conflict() attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc "A_shared" : memref<64x32xf16, #tile.space<shared>>
+    %Bs = tile.alloc "B_shared" : memref<32x64xf16, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
+    tile.gemm %As, %Bs, %C : memref<64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+    // expected-error-re @below {{conflicting layouts for fragment `C`: this T.gemm needs the mma.sync accumulator layout for a 4x1 warp split, but the T.gemm at {{.*}}gemm-layouts.mlir:{{[0-9]+}}:{{[0-9]+}} gave it another}}
+    tile.gemm %As, %Bs, %C policy = full_row : memref<64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @f32_inputs() attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc "A_shared" : memref<64x32xf32, #tile.space<shared>>
+    %Bs = tile.alloc "B_shared" : memref<32x64xf32, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
+    // expected-error @below {{T.gemm on the mma.sync path needs float16 or bfloat16 A and B of one type and a float32 accumulator, got 'f32', 'f32' -> 'f32'}}
+    tile.gemm %As, %Bs, %C : memref<64x32xf32, #tile.space<shared>>, memref<32x64xf32, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @narrow() attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(256) {
+    %As = tile.alloc "A_shared" : memref<16x32xf16, #tile.space<shared>>
+    %Bs = tile.alloc "B_shared" : memref<32x64xf16, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<16x64xf32, #tile.space<fragment>>
+    // expected-error @below {{T.gemm on the mma.sync path needs at least 16 columns per warp; 64 columns over 8 warps along N}}
+    tile.gemm %As, %Bs, %C : memref<16x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<16x64xf32, #tile.space<fragment>>
+  }
+  return
+}
