@@ -138,6 +138,12 @@ int main(int argc, char **argv) {
     runGemm(blas, "gemm_relu", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_4096), true, rng);
     runGemm(blas, "gemm_relu", 8192, 8192, 8192, false, Epilogue::Relu, RELU(gemm_relu_8192), true, rng);
     runGemm(blas, "gemm_relu_bf16", 4096, 4096, 4096, true, Epilogue::Relu, RELU(gemm_relu_bf16), true, rng);
+    // Block configurations tried (128x128 tiles, fp16, 4096^3).
+    runGemm(blas, "gemm_relu bK=64 t=128 s=3", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_k64_t128), true, rng);
+    runGemm(blas, "gemm_relu bK=32 t=256 s=3", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_k32_t256), true, rng);
+    runGemm(blas, "gemm_relu bK=64 t=256 s=3", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_k64_t256), true, rng);
+    runGemm(blas, "gemm_relu bK=32 t=128 s=4", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_k32_s4), true, rng);
+    runGemm(blas, "gemm_relu bK=64 t=256 s=4", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_k64_t256_s4), true, rng);
     runGemm(blas, "gemm_bias_gelu", 4096, 4096, 1024, false, Epilogue::BiasGelu, GELU(gemm_bias_gelu), true, rng);
     runGemm(blas, "gemm_bias_gelu_bf16", 4096, 4096, 1024, true, Epilogue::BiasGelu, GELU(gemm_bias_gelu_bf16), true, rng);
   }
