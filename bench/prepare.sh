@@ -27,3 +27,5 @@ compile gemm_relu gemm_relu \
   '[{"name": "gemm_relu_2048", "M": 2048, "N": 2048, "K": 2048}, {"name": "gemm_relu_4096", "M": 4096, "N": 4096, "K": 4096}, {"name": "gemm_relu_8192", "M": 8192, "N": 8192, "K": 8192}, {"name": "gemm_relu_odd", "M": 1000, "N": 1000, "K": 1000}, {"name": "gemm_relu_bf16", "M": 4096, "N": 4096, "K": 4096, "dtype": "bfloat16"}, {"name": "gemm_relu_bf16_odd", "M": 1000, "N": 1000, "K": 1000, "dtype": "bfloat16"}, {"name": "gemm_relu_k64_t128", "block_K": 64}, {"name": "gemm_relu_k32_t256", "threads": 256}, {"name": "gemm_relu_k64_t256", "block_K": 64, "threads": 256}, {"name": "gemm_relu_k32_s4", "num_stages": 4}, {"name": "gemm_relu_k64_t256_s4", "block_K": 64, "threads": 256, "num_stages": 4}]'
 compile gemm_bias_gelu gemm_bias_gelu \
   '[{"name": "gemm_bias_gelu", "M": 4096, "N": 4096, "K": 1024}, {"name": "gemm_bias_gelu_bf16", "M": 4096, "N": 4096, "K": 1024, "dtype": "bfloat16"}, {"name": "gemm_bias_gelu_odd", "M": 1000, "N": 1000, "K": 1000}]'
+compile cumsum cumsum \
+  '[{"name": "cumsum", "M": 4096, "N": 64}, {"name": "cumsum_odd", "M": 1001, "N": 64}]'

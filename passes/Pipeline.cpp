@@ -32,6 +32,7 @@ LogicalResult tilec::buildTileToGPUPipeline(OpPassManager &pm,
   TileInferLayoutsOptions infer;
   infer.warpSize = opts.warpSize ? opts.warpSize : target->warpSize();
   infer.chip = opts.chip;
+  pm.addPass(createTileDecomposeScan());
   pm.addPass(createTileInferLayouts(infer));
   pm.addPass(createTilePlanPipeline());
   pm.addPass(createTileInsertBarriers());

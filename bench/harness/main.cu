@@ -12,6 +12,11 @@
 
 #include <cstring>
 
+#if __has_include("cumsum.h")
+#define TILEC_HAVE_CUMSUM 1
+#include "cumsum.h"
+#endif
+
 #if __has_include("gemm_relu.h") && __has_include("gemm_bias_gelu.h")
 #define TILEC_HAVE_GEMM 1
 #include "gemm.h"
@@ -105,6 +110,42 @@ static void runRmsNormSilu(const char *name, size_t m, size_t n, Launch launch,
          (2.0 * m * n + n) * sizeof(__half));
 }
 
+#ifdef TILEC_HAVE_CUMSUM
+// T.cumsum, forward and reversed, float32, against float64 prefix sums.
+template <typename Launch>
+static void runCumsum(const char *name, size_t m, size_t n, Launch launch) {
+  std::vector<float> hx(m * n);
+  std::uniform_real_distribution<float> d(-1.f, 1.f);
+  for (auto &v : hx) v = d(rng);
+  float *x, *y, *z;
+  CHECK_CUDA(cudaMalloc(&x, m * n * 4));
+  CHECK_CUDA(cudaMalloc(&y, m * n * 4));
+  CHECK_CUDA(cudaMalloc(&z, m * n * 4));
+  CHECK_CUDA(cudaMemcpy(x, hx.data(), m * n * 4, cudaMemcpyHostToDevice));
+  CHECK_CUDA(cudaMemset(y, 0xFF, m * n * 4));
+  CHECK_CUDA(cudaMemset(z, 0xFF, m * n * 4));
+  CHECK_CU(launch(CUdeviceptr(x), CUdeviceptr(y), CUdeviceptr(z)));
+  CHECK_CUDA(cudaDeviceSynchronize());
+  std::vector<float> hy(m * n), hz(m * n);
+  CHECK_CUDA(cudaMemcpy(hy.data(), y, m * n * 4, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(hz.data(), z, m * n * 4, cudaMemcpyDeviceToHost));
+  ErrorStat err;
+  for (size_t r = 0; r < m; ++r) {
+    double pre = 0, suf = 0;
+    for (size_t j = 0; j < n; ++j) {
+      pre += hx[r * n + j];
+      err.add(hy[r * n + j], pre);
+      suf += hx[r * n + (n - 1 - j)];
+      err.add(hz[r * n + (n - 1 - j)], suf);
+    }
+  }
+  report(name, std::to_string(m) + "x" + std::to_string(n), err.rel(), 1e-5, 0, 0);
+  cudaFree(x);
+  cudaFree(y);
+  cudaFree(z);
+}
+#endif
+
 int main(int argc, char **argv) {
   bool quick = argc > 1 && !std::strcmp(argv[1], "--quick");
   CHECK_CUDA(cudaFree(nullptr)); // make the primary context current
@@ -123,6 +164,14 @@ int main(int argc, char **argv) {
                  [](CUdeviceptr x, CUdeviceptr w, CUdeviceptr y) {
                    return rn::rmsnorm_silu_odd(x, w, y);
                  }, !quick);
+#ifdef TILEC_HAVE_CUMSUM
+  runCumsum("cumsum", 4096, 64, [](CUdeviceptr x, CUdeviceptr y, CUdeviceptr z) {
+    return tilec_kernels::cumsum::cumsum(x, y, z);
+  });
+  runCumsum("cumsum_odd", 1001, 64, [](CUdeviceptr x, CUdeviceptr y, CUdeviceptr z) {
+    return tilec_kernels::cumsum::cumsum_odd(x, y, z);
+  });
+#endif
 #ifdef TILEC_HAVE_GEMM
   cublasHandle_t blas;
   CHECK_CUBLAS(cublasCreate(&blas));

@@ -37,6 +37,21 @@ def TileStripDebug : Pass<"tile-strip-debug"> {
 // SIMT lowering: tile dialect -> GPU dialect (no tensor cores)
 //===----------------------------------------------------------------------===//
 
+def TileDecomposeScan : Pass<"tile-decompose-scan"> {
+  let summary = "Rewrite T.cumsum / T.cummax into shared-memory tile ops";
+  let description = [{
+    Replaces each `tile.scan` by a copy of its source into a shared scratch
+    buffer (`scan_scratch`, allocated at the top of the kernel), a
+    `tile.parallel` over the other dimensions whose body scans one line
+    sequentially along `dim` with a serial `tile.for` (from the far end
+    when `reverse`), and a copy of the scratch into the destination. The
+    SIMT lowering and tile-insert-barriers handle the result like any other
+    tile code.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def TileInferLayouts : Pass<"tile-infer-layouts"> {
   let summary = "Choose fragment layouts and T.Parallel loop layouts (SIMT)";
   let description = [{
