@@ -19,6 +19,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "LayoutTestSupport.h"
+
 #include <map>
 #include <set>
 #include <vector>
@@ -26,13 +28,10 @@
 using namespace tilec;
 using llvm::Expected;
 
-namespace {
-template <typename T> T unwrap(Expected<T> value) {
-  if (!value)
-    FAIL(llvm::toString(value.takeError()));
-  return std::move(*value);
-}
+using layout_test::errorOf;
+using layout_test::unwrap;
 
+namespace {
 std::pair<int32_t, int32_t> at(const LinearLayout &layout,
                                llvm::ArrayRef<LinearLayout::NamedValue> ins) {
   auto out = unwrap(layout.apply(ins));

@@ -14,6 +14,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "LayoutTestSupport.h"
+
 #include <set>
 #include <tuple>
 
@@ -22,19 +24,10 @@ using llvm::Expected;
 using llvm::SmallVector;
 using Coord = SmallVector<int32_t>;
 
+using layout_test::errorOf;
+using layout_test::unwrap;
+
 namespace {
-template <typename T> T unwrap(Expected<T> value) {
-  if (!value)
-    FAIL(llvm::toString(value.takeError()));
-  return std::move(*value);
-}
-
-template <typename T> std::string errorOf(Expected<T> value) {
-  if (value)
-    return "";
-  return llvm::toString(value.takeError());
-}
-
 // PTX ISA, "Matrix Fragments for mma.m16n8k16 with floating point type".
 Coord ptxA(int lane, int i) {
   int group = lane >> 2, tig = lane % 4;

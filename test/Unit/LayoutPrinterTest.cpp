@@ -13,23 +13,17 @@
 
 #include <catch2/catch.hpp>
 
+#include "LayoutTestSupport.h"
+
 #include <sstream>
 
 using namespace tilec;
 using llvm::Expected;
 
-namespace {
-template <typename T> T unwrap(Expected<T> value) {
-  if (!value)
-    FAIL(llvm::toString(value.takeError()));
-  return std::move(*value);
-}
+using layout_test::errorOf;
+using layout_test::unwrap;
 
-template <typename T> std::string errorOf(Expected<T> value) {
-  if (value)
-    return "";
-  return llvm::toString(value.takeError());
-}
+namespace {
 } // namespace
 
 TEST_CASE("fragment picture of the mma accumulator", "[layout][print]") {

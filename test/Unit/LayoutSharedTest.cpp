@@ -14,24 +14,17 @@
 
 #include <catch2/catch.hpp>
 
+#include "LayoutTestSupport.h"
+
 using namespace tilec;
 using llvm::Expected;
 using llvm::SmallVector;
 using Coord2 = SmallVector<int64_t, 2>;
 
+using layout_test::errorOf;
+using layout_test::unwrap;
+
 namespace {
-template <typename T> T unwrap(Expected<T> value) {
-  if (!value)
-    FAIL(llvm::toString(value.takeError()));
-  return std::move(*value);
-}
-
-template <typename T> std::string errorOf(Expected<T> value) {
-  if (value)
-    return "";
-  return llvm::toString(value.takeError());
-}
-
 /// The swizzle written directly: the 16-byte chunk index of (row, col) in
 /// a row-major tile has its low `bits` bits XORed with the row bits that
 /// place the chunk in its 128-byte line.

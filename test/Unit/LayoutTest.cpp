@@ -12,25 +12,18 @@
 
 #include <catch2/catch.hpp>
 
+#include "LayoutTestSupport.h"
+
 #include <random>
 
 using namespace tilec;
 using llvm::Expected;
 using llvm::SmallVector;
 
+using layout_test::errorOf;
+using layout_test::unwrap;
+
 namespace {
-template <typename T> T unwrap(Expected<T> value) {
-  if (!value)
-    FAIL(llvm::toString(value.takeError()));
-  return std::move(*value);
-}
-
-template <typename T> std::string errorOf(Expected<T> value) {
-  if (value)
-    return "";
-  return llvm::toString(value.takeError());
-}
-
 LinearLayout identity(int32_t size, const char *in, const char *out) {
   return unwrap(LinearLayout::identity1D(size, in, out));
 }
