@@ -148,11 +148,14 @@ static void runCumsum(const char *name, size_t m, size_t n, Launch launch) {
 
 int main(int argc, char **argv) {
   bool quick = argc > 1 && !std::strcmp(argv[1], "--quick");
+  // --gemm: only the GEMMs (a short run for tuning).
+  bool gemmOnly = argc > 1 && !std::strcmp(argv[1], "--gemm");
   CHECK_CUDA(cudaFree(nullptr)); // make the primary context current
   namespace va = tilec_kernels::vector_add;
   namespace sm = tilec_kernels::softmax;
   namespace rn = tilec_kernels::rmsnorm_silu;
 
+  if (!gemmOnly) {
   runVectorAdd("vector_add_odd", 1000003,
                [](CUdeviceptr a, CUdeviceptr b, CUdeviceptr c) {
                  return va::vector_add_odd(a, b, c);
@@ -164,10 +167,13 @@ int main(int argc, char **argv) {
                  [](CUdeviceptr x, CUdeviceptr w, CUdeviceptr y) {
                    return rn::rmsnorm_silu_odd(x, w, y);
                  }, !quick);
+  }
 #ifdef TILEC_HAVE_CUMSUM
+  if (!gemmOnly)
   runCumsum("cumsum", 4096, 64, [](CUdeviceptr x, CUdeviceptr y, CUdeviceptr z) {
     return tilec_kernels::cumsum::cumsum(x, y, z);
   });
+  if (!gemmOnly)
   runCumsum("cumsum_odd", 1001, 64, [](CUdeviceptr x, CUdeviceptr y, CUdeviceptr z) {
     return tilec_kernels::cumsum::cumsum_odd(x, y, z);
   });
@@ -193,6 +199,13 @@ int main(int argc, char **argv) {
     runGemm(blas, "gemm_relu bK=64 t=256 s=3", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_k64_t256), true, rng);
     runGemm(blas, "gemm_relu bK=32 t=128 s=4", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_k32_s4), true, rng);
     runGemm(blas, "gemm_relu bK=64 t=256 s=4", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_k64_t256_s4), true, rng);
+  }
+  if (!quick) {
+    // Larger block tiles: 8 warps of 64x64 each.
+    runGemm(blas, "gemm_relu 128x256x32 t=256 s=3", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_n256_t256), true, rng);
+    runGemm(blas, "gemm_relu 256x128x32 t=256 s=3", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_m256_t256), true, rng);
+    runGemm(blas, "gemm_relu 128x256x32 t=256 s=4", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_n256_t256_s4), true, rng);
+    runGemm(blas, "gemm_relu 256x128x64 t=256 s=3", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_m256_k64_t256), true, rng);
     runGemm(blas, "gemm_bias_gelu", 4096, 4096, 1024, false, Epilogue::BiasGelu, GELU(gemm_bias_gelu), true, rng);
     runGemm(blas, "gemm_bias_gelu_bf16", 4096, 4096, 1024, true, Epilogue::BiasGelu, GELU(gemm_bias_gelu_bf16), true, rng);
   }
@@ -200,7 +213,7 @@ int main(int argc, char **argv) {
 #else
   std::printf("{\"note\": \"no GEMM headers: T.gemm did not compile\"}\n");
 #endif
-  if (quick)
+  if (quick || gemmOnly)
     return 0;
   runVectorAdd("vector_add", size_t(1) << 28,
                [](CUdeviceptr a, CUdeviceptr b, CUdeviceptr c) {
