@@ -569,10 +569,6 @@ Flow Elaborator::execStmt(const ast::Stmt &stmt, Frame &frame) {
     } else {
       frame.returnValue = Value::none();
     }
-    if (regionDepth > 0 && traced) {
-      // A return inside a device loop would need control flow the tile
-      // dialect does not have; macros return at their end instead.
-    }
     return Flow::Return;
   }
   case K::Assign:
@@ -900,8 +896,6 @@ Flow Elaborator::execAssign(const ast::AssignStmt &s, Frame &frame) {
   return Flow::Normal;
 }
 
-static ast::BinOpKind augOp(ast::BinOpKind k) { return k; }
-
 Flow Elaborator::execAugAssign(const ast::AugAssignStmt &s, Frame &frame) {
   FailureOr<Value> cur = eval(*s.getTarget(), frame);
   if (failed(cur))
@@ -910,7 +904,7 @@ Flow Elaborator::execAugAssign(const ast::AugAssignStmt &s, Frame &frame) {
   if (failed(rhs))
     return Flow::Error;
   FailureOr<Value> result =
-      evalBinary(augOp(s.getOp()), *cur, *rhs, s.getRange());
+      evalBinary(s.getOp(), *cur, *rhs, s.getRange());
   if (failed(result))
     return Flow::Error;
   return succeeded(assignTo(*s.getTarget(), *result, s.getRange(), frame))
@@ -956,16 +950,11 @@ Flow Elaborator::execAssert(const ast::AssertStmt &s, Frame &frame) {
   return Flow::Normal;
 }
 
-/// Poisons names bound inside a device region that is being closed: their
-/// IR values do not dominate the code after it.
-static void poisonRegionBindings(Scope &scope, unsigned depth, SMRange r,
-                                 StringRef what) {
+void poisonRegionBindings(Scope &scope, unsigned depth, StringRef reason) {
   for (auto &entry : scope.getVars()) {
     Binding &b = entry.second;
     if (b.depth > depth && !b.value.isConstant() && b.poison.empty())
-      b.poison = ("`" + entry.getKey() + "` is defined inside the " + what +
-                  " and cannot be used after it")
-                     .str();
+      b.poison = ("`" + entry.getKey() + "` " + reason).str();
   }
 }
 
@@ -1010,7 +999,9 @@ Flow Elaborator::execIfArms(const ast::IfStmt &s, size_t k, Frame &frame) {
       f = execIfArms(s, k + 1, frame);
     }
     regionDepth = depth;
-    poisonRegionBindings(*frame.scope, depth, s.getRange(), "`if` branch");
+    poisonRegionBindings(*frame.scope, depth,
+                         "is defined inside the `if` branch and cannot be "
+                         "used after it");
     if (f == Flow::Break || f == Flow::Continue || f == Flow::Return) {
       error(s.getRange(), "`break`, `continue` and `return` cannot leave a "
                           "branch on a runtime condition");
@@ -1165,7 +1156,10 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
                        vars[k]->getLoc(), regionDepth, ""});
   Flow f = execBlock(s.getBody(), frame);
   regionDepth = depth;
-  poisonRegionBindings(*frame.scope, depth, s.getRange(), what);
+  poisonRegionBindings(*frame.scope, depth,
+                       ("is defined inside the " + what +
+                        " and cannot be used after it")
+                           .str());
   for (const ast::NameExpr *v : vars)
     if (Binding *b = frame.scope->lookupLocal(v->getName()))
       b->poison = ("loop variable `" + v->getName() +

@@ -73,6 +73,11 @@ std::optional<llvm::ArrayRef<llvm::StringRef>> moduleNames(llvm::StringRef modul
 std::string closestName(llvm::StringRef name,
                         llvm::ArrayRef<llvm::StringRef> candidates);
 
+/// Poisons the names bound inside a device region being closed (their IR
+/// values do not dominate the code after it): a later use reports
+/// "`name` <reason>".
+void poisonRegionBindings(Scope &scope, unsigned depth, llvm::StringRef reason);
+
 /// How a statement ended.
 enum class Flow { Normal, Break, Continue, Return, Error };
 

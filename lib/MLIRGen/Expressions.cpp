@@ -879,32 +879,23 @@ FailureOr<Value> Elaborator::evalBoolOp(const ast::BoolOpExpr &e,
                                         Frame &frame) {
   bool isAnd = e.getOp() == ast::BoolOpKind::And;
   Value acc;
-  bool runtime = false;
-  for (const ast::ExprPtr &x : e.getValues()) {
-    FailureOr<Value> v = eval(*x, frame);
+  llvm::ArrayRef<ast::ExprPtr> values = e.getValues();
+  for (size_t k = 0; k < values.size(); ++k) {
+    FailureOr<Value> v = eval(*values[k], frame);
     if (failed(v))
       return failure();
-    if (!runtime && v->isConstant()) {
+    if (v->isConstant()) {
       // Python: `and` returns the first falsy operand, `or` the first truthy.
       acc = *v;
       if (isAnd ? !v->truthy() : v->truthy())
         return acc;
       continue;
     }
-    FailureOr<Value> b = castTo(*v, DType::Bool, x->getRange());
+    // The first runtime operand decides whether the rest is evaluated.
+    FailureOr<Value> b = castTo(*v, DType::Bool, values[k]->getRange());
     if (failed(b))
       return failure();
-    if (!runtime) {
-      size_t k = &x - e.getValues().data();
-      if (k + 1 < e.getValues().size())
-        return evalShortCircuit(e, k + 1, *b, frame);
-      return *b;
-    }
-    FailureOr<Value> r = runtimeBinary(isAnd ? BinaryOpLike::And : BinaryOpLike::Or,
-                                       acc, *b, e.getRange());
-    if (failed(r))
-      return failure();
-    acc = *r;
+    return evalShortCircuit(e, k + 1, *b, frame);
   }
   return acc;
 }

@@ -1487,14 +1487,9 @@ Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
   Flow f = execBlock(s.getBody(), frame);
   --kernelDepth;
   regionDepth = depth;
-  for (auto &entry : frame.scope->getVars()) {
-    Binding &b = entry.second;
-    if (b.depth > depth && !b.value.isConstant() && b.poison.empty())
-      b.poison = ("`" + entry.getKey() +
-                  "` belongs to the T.Kernel block above and cannot be used "
-                  "after it")
-                     .str();
-  }
+  poisonRegionBindings(*frame.scope, depth,
+                       "belongs to the T.Kernel block above and cannot be "
+                       "used after it");
   if (f == Flow::Break || f == Flow::Continue || f == Flow::Return) {
     error(s.getRange(), "`break`, `continue` and `return` cannot leave a "
                         "T.Kernel block");
