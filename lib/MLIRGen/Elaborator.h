@@ -69,6 +69,9 @@ using sema::Value;
 /// The names a compile-time module (`T`, `tilelang`, `math`, ...) provides;
 /// nullopt for a module whose names are not checked.
 std::optional<llvm::ArrayRef<llvm::StringRef>> moduleNames(llvm::StringRef module);
+/// Whether `T.<primitive>` is a known TileLang primitive tilec does not
+/// implement yet.
+bool isNotSupportedYet(llvm::StringRef primitive);
 /// The candidate closest to `name` by edit distance, or "" if none is close.
 std::string closestName(llvm::StringRef name,
                         llvm::ArrayRef<llvm::StringRef> candidates);

@@ -1332,15 +1332,7 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     return wrapRuntime(r, t, false);
   }
 
-  static const char *kNotYet[] = {
-      "T.barrier_arrive", "T.mbarrier_wait_parity", "T.mbarrier_arrive",
-      "T.cp_async_barrier_noinc", "T.atomic_max", "T.atomic_min",
-      "T.atomic_load", "T.atomic_store", "T.reduce_bitand", "T.reduce_bitor",
-      "T.reduce_bitxor", "T.alloc_reducer", "T.finalize_reducer",
-      "T.alloc_tmem", "T.tcgen05_gemm", "T.set_max_nreg", "T.ws", "T.attr",
-      "T.call_extern", "T.StridedTensor", "T.view", "T.reshape",
-      "T.annotate_l2_hit_ratio", "T.no_set_max_nreg"};
-  if (llvm::is_contained(kNotYet, name)) {
+  if (isNotSupportedYet(name.drop_front(2))) {
     error(args.range, "`" + name + "` is not supported yet by tilec (see "
                       "docs/language.md, section 11)");
     return failure();
