@@ -44,6 +44,7 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include <map>
+#include <optional>
 
 using namespace mlir;
 using namespace tilec;
@@ -491,8 +492,12 @@ private:
 
     SmallVector<int64_t> ms(mTiles.begin(), mTiles.end());
     SmallVector<int64_t> ns(nTiles.begin(), nTiles.end());
-    for (int64_t k0 = 0; k0 < kDim; k0 += 16) {
-      SmallVector<SmallVector<Value, 4>> aFrags;
+    struct Fragments {
+      SmallVector<SmallVector<Value, 4>> a;
+      SmallVector<SmallVector<Value, 2>> b;
+    };
+    auto loadFragments = [&](int64_t k0) {
+      Fragments f;
       for (int64_t m0 : ms) {
         Value m = arith::AddIOp::create(
             b, loc, arith::AddIOp::create(b, loc, warpRow, aRow),
@@ -503,9 +508,9 @@ private:
         SmallVector<Value, 4> words = loadMatrices(b, sharedA, at, planA.trans);
         for (Value &word : words)
           word = operand(word);
-        aFrags.push_back(words);
+        f.a.push_back(words);
       }
-      SmallVector<SmallVector<Value, 2>> bFrags(ns.size());
+      f.b.resize(ns.size());
       for (size_t p = 0; p < ns.size(); p += 2) {
         // n = warpCol + (col & 7) + (col < 8 ? ns[p] : ns[p + 1]).
         Value pick = arith::MulIOp::create(b, loc, bHigh,
@@ -521,13 +526,27 @@ private:
         SmallVector<Value, 4> words = loadMatrices(b, sharedB, at, planB.trans);
         for (int64_t h = 0; h < 2; ++h)
           for (int64_t j = 0; j < 2; ++j)
-            bFrags[p + h].push_back(operand(words[bRegister[h][2 * j] / 2]));
+            f.b[p + h].push_back(operand(words[bRegister[h][2 * j] / 2]));
       }
+      return f;
+    };
+    // Register double buffering: the fragments of k-step s + 1 are loaded
+    // before the mmas of step s are issued, so in program order (which
+    // ptxas largely keeps for long-latency shared loads) every ldmatrix has
+    // a whole step of mmas to complete behind.
+    Fragments current = loadFragments(0);
+    for (int64_t k0 = 0; k0 < kDim; k0 += 16) {
+      std::optional<Fragments> next;
+      if (k0 + 16 < kDim)
+        next = loadFragments(k0 + 16);
       for (size_t mi = 0; mi < ms.size(); ++mi)
         for (size_t ni = 0; ni < ns.size(); ++ni) {
-          int64_t g = tileOfOrigin[{ms[mi], ns[ni]}];
+          // Serpentine order over n: consecutive mmas share an A or a B
+          // fragment.
+          size_t nj = mi % 2 ? ns.size() - 1 - ni : ni;
+          int64_t g = tileOfOrigin[{ms[mi], ns[nj]}];
           Value d = NVVM::MmaOp::create(
-              b, loc, resultType, aFrags[mi], bFrags[ni], accs[g],
+              b, loc, resultType, current.a[mi], current.b[nj], accs[g],
               ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
               std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
               std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
@@ -535,6 +554,8 @@ private:
           for (int64_t i = 0; i < 4; ++i)
             accs[g][i] = LLVM::ExtractValueOp::create(b, loc, d, i);
         }
+      if (next)
+        current = std::move(*next);
     }
     for (int64_t g = 0; g < numTiles; ++g)
       for (int64_t i = 0; i < 4; ++i)
