@@ -29,3 +29,15 @@ compile gemm_bias_gelu gemm_bias_gelu \
   '[{"name": "gemm_bias_gelu", "M": 4096, "N": 4096, "K": 1024}, {"name": "gemm_bias_gelu_bf16", "M": 4096, "N": 4096, "K": 1024, "dtype": "bfloat16"}, {"name": "gemm_bias_gelu_odd", "M": 1000, "N": 1000, "K": 1000}]'
 compile cumsum cumsum \
   '[{"name": "cumsum", "M": 4096, "N": 64}, {"name": "cumsum_odd", "M": 1001, "N": 64}]'
+# A/B against another tilec build (TILEC_BASE=/path/to/tilec): the best
+# GEMM configuration compiled by both, timed side by side by the harness.
+if [ -n "${TILEC_BASE:-}" ]; then
+  cp examples/gemm_relu.tile "$out/gemm_relu_base.tile"
+  printf '%s' '[{"name": "gemm_relu_base_4096", "num_stages": 4}]' >"$out/gemm_relu_base.instances.json"
+  if "$TILEC_BASE" "$out/gemm_relu_base.tile" --target sm_90a --instances "$out/gemm_relu_base.instances.json" \
+    -o "$out/gemm_relu_base.ptx" --header "$out/gemm_relu_base.h" 2>"$out/gemm_relu_base.log"; then
+    echo "prepare: gemm_relu_base ($TILEC_BASE) -> $out/gemm_relu_base.{ptx,h}"
+  else
+    echo "prepare: gemm_relu_base does not compile: $(head -n 1 "$out/gemm_relu_base.log")"
+  fi
+fi

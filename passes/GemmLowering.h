@@ -10,6 +10,11 @@
 
 #include "SIMTLowering.h"
 
+#include "tilec/Layout/MmaLayouts.h"
+
+#include <map>
+#include <set>
+
 namespace tilec::simt {
 
 /// A shared operand buffer: a 2-D tile, or one stage of a ring of them
@@ -34,12 +39,63 @@ bool asyncCopyOk(mlir::Value src, mlir::Value c0, int64_t elemBytes);
 /// 16-byte chunks; with `async` (and aligned chunks) as cp.async.cg
 /// (zero-filling what lies outside `src`), for the caller to commit and
 /// wait on, returning true; otherwise with loads and stores, returning
-/// false. `live` (an i1, may be null) false: nothing to copy (an async
-/// copy then only zero-fills `dst`).
+/// false. `live` (an i1, may be null) false: nothing is copied (async
+/// copies still issue, reading 0 bytes, so `src` at (r0, c0) must be a
+/// valid address).
 bool emitOperandCopy(KernelLowering &kernel, mlir::OpBuilder &b,
                      mlir::Location loc, mlir::Value src, mlir::Value r0,
                      mlir::Value c0, SharedSlot dst, bool async,
                      mlir::Value live);
+
+/// The mma.sync m16n8k16 code of one T.gemm, in the pieces a software
+/// pipeline interleaves: the ldmatrix fragments of one k-step of 16 (as a
+/// flat list of values, so they can be carried around a loop) and the
+/// mmas of one k-step on the accumulator registers. create() checks the
+/// accumulator's layout and the ldmatrix plans against the mma fragments.
+class MmaSyncGemm {
+public:
+  static mlir::FailureOr<MmaSyncGemm> create(KernelLowering &kernel,
+                                             tile::GemmOp op);
+
+  int64_t numSteps() const { return kDim / 16; }
+  /// Per-thread addressing values, at `b` (which must dominate every later
+  /// call), for operands in `bufferA` / `bufferB` (2-D tiles or rings).
+  void setUp(mlir::OpBuilder &b, mlir::Value bufferA, mlir::Value bufferB);
+  /// The A and B fragments of k-step `step` (stages null for 2-D buffers).
+  llvm::SmallVector<mlir::Value> loadFragments(mlir::OpBuilder &b,
+                                               mlir::Value stageA,
+                                               mlir::Value stageB,
+                                               int64_t step);
+  llvm::SmallVector<mlir::Value> loadAccumulators(mlir::OpBuilder &b);
+  void mmaStep(mlir::OpBuilder &b, mlir::ValueRange fragments,
+               llvm::MutableArrayRef<mlir::Value> accs);
+  void storeAccumulators(mlir::OpBuilder &b, mlir::ValueRange accs);
+
+private:
+  MmaSyncGemm(KernelLowering &kernel, tile::GemmOp op)
+      : kernel(&kernel), op(op), loc(op.getLoc()) {}
+  mlir::LogicalResult readTiles();
+  mlir::LogicalResult readPlans();
+  mlir::Type inputType();
+  llvm::SmallVector<mlir::Value, 4> loadMatrices(mlir::OpBuilder &b,
+                                                 mlir::Value shared,
+                                                 mlir::ValueRange at,
+                                                 bool trans);
+
+  KernelLowering *kernel;
+  tile::GemmOp op;
+  mlir::Location loc;
+  const Fragment *acc = nullptr;
+  int64_t warpsM = 1, warpsN = 1, lanes = 32, kDim = 0;
+  std::set<int64_t> mTiles, nTiles;
+  llvm::SmallVector<int64_t> ms, ns;
+  std::map<std::pair<int64_t, int64_t>, int64_t> tileOfOrigin;
+  LdmatrixPlan planA, planB;
+  int64_t bRegister[2][4] = {};
+  // From setUp.
+  mlir::Value bufferA, bufferB, sharedA, sharedB;
+  mlir::Value warpRow, warpCol, aRow, aCol, bRow, bHigh, bLow;
+};
 
 /// The code of `op` at `b`'s insertion point, reading A and B from the
 /// given slots (op itself is left in place).

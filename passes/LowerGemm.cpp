@@ -210,23 +210,43 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
   async = async && aligned;
   Value shared = async ? castToWorkgroup(b, loc, dst.buffer) : Value();
 
-  // Synchronous copies of a dead iteration are skipped altogether.
+  // Synchronous copies of a dead iteration are skipped altogether. Async
+  // ones stay in the straight-line code (a branch would keep ptxas from
+  // interleaving them with the mmas) and copy 0 bytes: the caller gives
+  // them a valid address (the last live iteration's).
   std::optional<OpBuilder> guarded;
   if (live && !async) {
     auto ifOp = scf::IfOp::create(b, loc, live, false);
     guarded.emplace(ifOp.getThenBodyBuilder());
   }
   OpBuilder &ob = guarded ? *guarded : b;
+  // When a step of `threads` chunks covers whole rows, a thread keeps its
+  // column and moves down a constant number of rows per step: its chunks
+  // are then constant offsets from its first one (no per-step division).
+  bool wholeRows = threads % chunksPerRow == 0;
+  Value tid = kernel.threadId();
+  Value firstRow =
+      arith::DivUIOp::create(ob, loc, tid, cIdx(ob, loc, chunksPerRow));
+  Value firstCol = arith::MulIOp::create(
+      ob, loc,
+      arith::RemUIOp::create(ob, loc, tid, cIdx(ob, loc, chunksPerRow)),
+      cIdx(ob, loc, vec));
   for (int64_t step = 0; step * threads < chunks; ++step) {
-    Value q = arith::AddIOp::create(ob, loc, kernel.threadId(),
-                                    cIdx(ob, loc, step * threads));
+    Value q =
+        arith::AddIOp::create(ob, loc, tid, cIdx(ob, loc, step * threads));
     auto body = [&](OpBuilder &ib) {
-      Value row =
-          arith::DivUIOp::create(ib, loc, q, cIdx(ib, loc, chunksPerRow));
-      Value col = arith::MulIOp::create(
-          ib, loc,
-          arith::RemUIOp::create(ib, loc, q, cIdx(ib, loc, chunksPerRow)),
-          cIdx(ib, loc, vec));
+      Value row, col;
+      if (wholeRows) {
+        row = arith::AddIOp::create(
+            ib, loc, firstRow, cIdx(ib, loc, step * (threads / chunksPerRow)));
+        col = firstCol;
+      } else {
+        row = arith::DivUIOp::create(ib, loc, q, cIdx(ib, loc, chunksPerRow));
+        col = arith::MulIOp::create(
+            ib, loc,
+            arith::RemUIOp::create(ib, loc, q, cIdx(ib, loc, chunksPerRow)),
+            cIdx(ib, loc, vec));
+      }
       Value gRow = arith::AddIOp::create(ib, loc, r0, row);
       Value gCol = arith::AddIOp::create(ib, loc, c0, col);
       Value rowOk = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult,
@@ -239,13 +259,11 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
         Value colOk = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult,
                                             gCol, srcCols);
         Value ok = arith::AndIOp::create(ib, loc, rowOk, colOk);
-        // A dead iteration (past the loop's end) zero-fills its slot,
-        // which nothing reads, so every iteration commits a group.
-        if (live)
-          ok = arith::AndIOp::create(ib, loc, ok, live);
         Value zero = cIdx(ib, loc, 0);
         Value sr = arith::SelectOp::create(ib, loc, ok, gRow, zero);
         Value sc = arith::SelectOp::create(ib, loc, ok, gCol, zero);
+        if (live)
+          ok = arith::AndIOp::create(ib, loc, ok, live);
         unsigned bits = kernel.getOptions().indexBitwidth;
         Value to = elementPointer(ib, loc, shared, at, bits);
         Value from = elementPointer(ib, loc, src, ValueRange{sr, sc}, bits);
@@ -319,285 +337,273 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
   return async;
 }
 
-namespace {
-
 //===----------------------------------------------------------------------===//
 // tile.gemm
 //===----------------------------------------------------------------------===//
 
-class GemmLowering {
-public:
-  GemmLowering(KernelLowering &kernel, tile::GemmOp op)
-      : kernel(kernel), op(op), loc(op.getLoc()) {}
+FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
+                                           tile::GemmOp op) {
+  MmaSyncGemm gemm(kernel, op);
+  const Fragment *acc = kernel.fragment(op.getC());
+  if (!acc)
+    return op.emitError("the accumulator of T.gemm is not a lowered "
+                        "fragment");
+  gemm.acc = acc;
+  auto parts = op->getAttrOfType<DenseI64ArrayAttr>(gemm::kWarpPartitionAttr);
+  if (!parts || parts.size() != 2)
+    return op.emitError("T.gemm has no warp_partition; run "
+                        "tile-infer-layouts first");
+  gemm.warpsM = parts[0];
+  gemm.warpsN = parts[1];
+  if (failed(gemm.readTiles()) || failed(gemm.readPlans()))
+    return failure();
+  auto shapeA = cast<MemRefType>(op.getA().getType()).getShape();
+  gemm.kDim = op.getTransposeA() ? shapeA[0] : shapeA[1];
+  gemm.ms.assign(gemm.mTiles.begin(), gemm.mTiles.end());
+  gemm.ns.assign(gemm.nTiles.begin(), gemm.nTiles.end());
+  return gemm;
+}
 
-  LogicalResult run(OpBuilder &b, SharedSlot a, SharedSlot bSlot) {
-    slotA = a;
-    slotB = bSlot;
-    const Fragment *acc = kernel.fragment(op.getC());
-    if (!acc)
-      return op.emitError("the accumulator of T.gemm is not a lowered "
-                          "fragment");
-    auto parts = op->getAttrOfType<DenseI64ArrayAttr>(gemm::kWarpPartitionAttr);
-    if (!parts || parts.size() != 2)
-      return op.emitError("T.gemm has no warp_partition; run "
-                          "tile-infer-layouts first");
-    warpsM = parts[0];
-    warpsN = parts[1];
-    if (failed(readTiles(*acc)) || failed(readPlans()))
-      return failure();
-    emit(b, *acc);
-    return success();
+LogicalResult MmaSyncGemm::readTiles() {
+  const Layout &layout = acc->layout;
+  lanes = layout.numLanes();
+  int64_t regs = layout.numRegisters();
+  LinearLayout atom = mmaM16N8K16Accumulator();
+  auto fail = [&](const Twine &why) {
+    return op.emitError() << "the layout of `" << acc->name
+                          << "` is not an mma.sync m16n8k16 accumulator "
+                             "tiling for a "
+                          << warpsM << "x" << warpsN << " warp split: " << why;
+  };
+  if (lanes != 32 || regs % 4 || layout.rank() != 2 ||
+      layout.numWarps() != warpsM * warpsN)
+    return fail("wrong register, lane or warp count");
+  for (int64_t g = 0; g < regs / 4; ++g) {
+    SmallVector<int64_t> origin = layout.unflatten(layout.elementAt(4 * g, 0));
+    if (origin[0] % 16 || origin[1] % 8)
+      return fail("a tile does not start on the 16x8 grid");
+    for (int64_t w = 0; w < layout.numWarps(); ++w)
+      for (int64_t l = 0; l < lanes; ++l)
+        for (int64_t i = 0; i < 4; ++i) {
+          auto [dm, dn] =
+              eval2(atom, {{"register", int32_t(i)}, {"lane", int32_t(l)}});
+          int64_t m = origin[0] + 16 * (w % warpsM) + dm;
+          int64_t n = origin[1] + 8 * (w / warpsM) + dn;
+          if (layout.elementAt(4 * g + i, w * lanes + l) !=
+              layout.flatten({m, n}))
+            return fail("register " + Twine(4 * g + i) + " of lane " +
+                        Twine(l) + " of warp " + Twine(w));
+        }
+    mTiles.insert(origin[0]);
+    nTiles.insert(origin[1]);
+    tileOfOrigin[{origin[0], origin[1]}] = g;
   }
+  if (int64_t(mTiles.size() * nTiles.size()) != regs / 4)
+    return fail("the tiles do not form a grid");
+  if (nTiles.size() % 2)
+    return fail("an odd number of n8 tiles per warp");
+  return success();
+}
 
-private:
-  /// Checks the accumulator layout and collects the warp's tile origins.
-  LogicalResult readTiles(const Fragment &acc) {
-    const Layout &layout = acc.layout;
-    lanes = layout.numLanes();
-    int64_t regs = layout.numRegisters();
-    LinearLayout atom = mmaM16N8K16Accumulator();
-    auto fail = [&](const Twine &why) {
-      return op.emitError()
-             << "the layout of `" << acc.name
-             << "` is not an mma.sync m16n8k16 accumulator "
-                "tiling for a "
-             << warpsM << "x" << warpsN << " warp split: " << why;
-    };
-    if (lanes != 32 || regs % 4 || layout.rank() != 2 ||
-        layout.numWarps() != warpsM * warpsN)
-      return fail("wrong register, lane or warp count");
-    for (int64_t g = 0; g < regs / 4; ++g) {
-      SmallVector<int64_t> origin =
-          layout.unflatten(layout.elementAt(4 * g, 0));
-      if (origin[0] % 16 || origin[1] % 8)
-        return fail("a tile does not start on the 16x8 grid");
-      for (int64_t w = 0; w < layout.numWarps(); ++w)
-        for (int64_t l = 0; l < lanes; ++l)
-          for (int64_t i = 0; i < 4; ++i) {
-            auto [dm, dn] =
-                eval2(atom, {{"register", int32_t(i)}, {"lane", int32_t(l)}});
-            int64_t m = origin[0] + 16 * (w % warpsM) + dm;
-            int64_t n = origin[1] + 8 * (w / warpsM) + dn;
-            if (layout.elementAt(4 * g + i, w * lanes + l) !=
-                layout.flatten({m, n}))
-              return fail("register " + Twine(4 * g + i) + " of lane " +
-                          Twine(l) + " of warp " + Twine(w));
-          }
-      mTiles.insert(origin[0]);
-      nTiles.insert(origin[1]);
-      tileOfOrigin[{origin[0], origin[1]}] = g;
-    }
-    if (int64_t(mTiles.size() * nTiles.size()) != regs / 4)
-      return fail("the tiles do not form a grid");
-    if (nTiles.size() % 2)
-      return fail("an odd number of n8 tiles per warp");
-    return success();
+LogicalResult MmaSyncGemm::readPlans() {
+  llvm::Expected<LdmatrixPlan> a =
+      ldmatrixX4(MmaOperand::A, op.getTransposeA() ? 0 : 1);
+  if (!a)
+    return op.emitError() << errorText(a.takeError());
+  llvm::Expected<LdmatrixPlan> b =
+      ldmatrixX4(MmaOperand::B, op.getTransposeB() ? 0 : 1);
+  if (!b)
+    return op.emitError() << errorText(b.takeError());
+  planA = std::move(*a);
+  planB = std::move(*b);
+  LinearLayout opA = mmaM16N8K16OperandA(), opB = mmaM16N8K16OperandB();
+  for (int32_t l = 0; l < 32; ++l) {
+    for (int32_t r = 0; r < 8; ++r)
+      if (eval2(planA.fragment, {{"register", r}, {"lane", l}}) !=
+          eval2(opA, {{"register", r}, {"lane", l}}))
+        return op.emitError("ldmatrix.x4 does not deliver the mma.sync A "
+                            "fragment");
   }
+  // Which ldmatrix register feeds which register of which n8 half.
+  for (int32_t r = 0; r < 8; ++r) {
+    auto [k, n] = eval2(planB.fragment, {{"register", r}, {"lane", 0}});
+    int64_t half = n / 8, j = (k & 1) | ((k >> 3) << 1);
+    if (half > 1 || j > 3)
+      return op.emitError("unexpected ldmatrix.x4 B fragment");
+    bRegister[half][j] = r;
+  }
+  // mma takes B as two 32-bit words per n8 tile: registers (b0, b1) and
+  // (b2, b3) must each be one ldmatrix word.
+  for (int64_t h = 0; h < 2; ++h)
+    for (int64_t j = 0; j < 2; ++j)
+      if (bRegister[h][2 * j] % 2 != 0 ||
+          bRegister[h][2 * j + 1] != bRegister[h][2 * j] + 1)
+        return op.emitError("ldmatrix.x4 does not deliver the mma.sync B "
+                            "fragment in whole words");
+  for (int32_t l = 0; l < 32; ++l)
+    for (int64_t h = 0; h < 2; ++h)
+      for (int32_t j = 0; j < 4; ++j) {
+        auto [k, n] =
+            eval2(planB.fragment,
+                  {{"register", int32_t(bRegister[h][j])}, {"lane", l}});
+        auto [ek, en] = eval2(opB, {{"register", j}, {"lane", l}});
+        if (k != ek || n != en + 8 * h)
+          return op.emitError("ldmatrix.x4 does not deliver two mma.sync "
+                              "B fragments");
+      }
+  return success();
+}
 
-  /// The ldmatrix plans, checked against the mma operand fragments.
-  LogicalResult readPlans() {
-    llvm::Expected<LdmatrixPlan> a =
-        ldmatrixX4(MmaOperand::A, op.getTransposeA() ? 0 : 1);
-    if (!a)
-      return op.emitError() << errorText(a.takeError());
-    llvm::Expected<LdmatrixPlan> b =
-        ldmatrixX4(MmaOperand::B, op.getTransposeB() ? 0 : 1);
-    if (!b)
-      return op.emitError() << errorText(b.takeError());
-    planA = std::move(*a);
-    planB = std::move(*b);
-    LinearLayout opA = mmaM16N8K16OperandA(), opB = mmaM16N8K16OperandB();
-    for (int32_t l = 0; l < 32; ++l) {
-      for (int32_t r = 0; r < 8; ++r)
-        if (eval2(planA.fragment, {{"register", r}, {"lane", l}}) !=
-            eval2(opA, {{"register", r}, {"lane", l}}))
-          return op.emitError("ldmatrix.x4 does not deliver the mma.sync A "
-                              "fragment");
-    }
-    // Which ldmatrix register feeds which register of which n8 half.
-    for (int32_t r = 0; r < 8; ++r) {
-      auto [k, n] = eval2(planB.fragment, {{"register", r}, {"lane", 0}});
-      int64_t half = n / 8, j = (k & 1) | ((k >> 3) << 1);
-      if (half > 1 || j > 3)
-        return op.emitError("unexpected ldmatrix.x4 B fragment");
-      bRegister[half][j] = r;
-    }
-    // mma takes B as two 32-bit words per n8 tile: registers (b0, b1) and
-    // (b2, b3) must each be one ldmatrix word.
+void MmaSyncGemm::setUp(OpBuilder &b, Value bufferA, Value bufferB) {
+  Value tid = kernel->threadId();
+  Value lane = arith::RemUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
+  Value warp = arith::DivUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
+  warpRow = arith::MulIOp::create(
+      b, loc, arith::RemUIOp::create(b, loc, warp, cIdx(b, loc, warpsM)),
+      cIdx(b, loc, 16));
+  warpCol = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, warp, cIdx(b, loc, warpsM)),
+      cIdx(b, loc, 8));
+  std::tie(aRow, aCol) = laneMap(b, loc, planA.rowStart, lane);
+  Value bCol;
+  std::tie(bRow, bCol) = laneMap(b, loc, planB.rowStart, lane);
+  // B lanes addressing columns 8..15 of the x4 block go to the second n8
+  // tile of the pair.
+  bHigh = arith::ShRUIOp::create(b, loc, bCol, cIdx(b, loc, 3));
+  bLow = arith::AndIOp::create(b, loc, bCol, cIdx(b, loc, 7));
+  this->bufferA = bufferA;
+  this->bufferB = bufferB;
+  sharedA = castToWorkgroup(b, loc, bufferA);
+  sharedB = castToWorkgroup(b, loc, bufferB);
+}
+
+Type MmaSyncGemm::inputType() {
+  return cast<MemRefType>(op.getA().getType()).getElementType();
+}
+
+SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
+                                              Value stageB, int64_t step) {
+  Type in = inputType();
+  int64_t k0 = 16 * step;
+  // f16 operands go to mma as pairs of halves, bf16 ones as i32 words.
+  auto operand = [&](Value word) -> Value {
+    if (!in.isF16())
+      return word;
+    return LLVM::BitcastOp::create(b, loc, VectorType::get({2}, in), word);
+  };
+  SharedSlot slotA{bufferA, stageA}, slotB{bufferB, stageB};
+  SmallVector<Value> frags;
+  for (int64_t m0 : ms) {
+    Value m = arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, warpRow, aRow), cIdx(b, loc, m0));
+    Value k = arith::AddIOp::create(b, loc, aCol, cIdx(b, loc, k0));
+    Value r = op.getTransposeA() ? k : m, c = op.getTransposeA() ? m : k;
+    SmallVector<Value, 3> at = slotIndices(b, loc, slotA, r, c);
+    for (Value word : loadMatrices(b, sharedA, at, planA.trans))
+      frags.push_back(operand(word));
+  }
+  SmallVector<Value> bFrags(2 * ns.size());
+  for (size_t p = 0; p < ns.size(); p += 2) {
+    // n = warpCol + (col & 7) + (col < 8 ? ns[p] : ns[p + 1]).
+    Value pick =
+        arith::MulIOp::create(b, loc, bHigh, cIdx(b, loc, ns[p + 1] - ns[p]));
+    Value n = arith::AddIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, warpCol,
+                              arith::AddIOp::create(b, loc, bLow, pick)),
+        cIdx(b, loc, ns[p]));
+    Value k = arith::AddIOp::create(b, loc, bRow, cIdx(b, loc, k0));
+    Value r = op.getTransposeB() ? n : k, c = op.getTransposeB() ? k : n;
+    SmallVector<Value, 3> at = slotIndices(b, loc, slotB, r, c);
+    SmallVector<Value, 4> words = loadMatrices(b, sharedB, at, planB.trans);
     for (int64_t h = 0; h < 2; ++h)
       for (int64_t j = 0; j < 2; ++j)
-        if (bRegister[h][2 * j] % 2 != 0 ||
-            bRegister[h][2 * j + 1] != bRegister[h][2 * j] + 1)
-          return op.emitError("ldmatrix.x4 does not deliver the mma.sync B "
-                              "fragment in whole words");
-    for (int32_t l = 0; l < 32; ++l)
-      for (int64_t h = 0; h < 2; ++h)
-        for (int32_t j = 0; j < 4; ++j) {
-          auto [k, n] =
-              eval2(planB.fragment,
-                    {{"register", int32_t(bRegister[h][j])}, {"lane", l}});
-          auto [ek, en] = eval2(opB, {{"register", j}, {"lane", l}});
-          if (k != ek || n != en + 8 * h)
-            return op.emitError("ldmatrix.x4 does not deliver two mma.sync "
-                                "B fragments");
-        }
-    return success();
+        bFrags[2 * (p + h) + j] = operand(words[bRegister[h][2 * j] / 2]);
   }
+  llvm::append_range(frags, bFrags);
+  return frags;
+}
 
-  void emit(OpBuilder &b, const Fragment &acc) {
-    Type in = cast<MemRefType>(op.getA().getType()).getElementType();
-    Type f32 = b.getF32Type();
-    ArrayRef<int64_t> shapeA = cast<MemRefType>(op.getA().getType()).getShape();
-    int64_t kDim = op.getTransposeA() ? shapeA[0] : shapeA[1];
+SmallVector<Value> MmaSyncGemm::loadAccumulators(OpBuilder &b) {
+  Type f32 = b.getF32Type();
+  Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
+  SmallVector<Value> accs;
+  for (int64_t r = 0; r < 4 * int64_t(tileOfOrigin.size()); ++r)
+    accs.push_back(op.getClearAccum() ? zero
+                                      : kernel->loadRegister(b, loc, *acc, r));
+  return accs;
+}
 
-    // Per-thread values, at the gemm (cheap; CSE'd with the other gemms).
-    Value tid = kernel.threadId();
-    Value lane = arith::RemUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
-    Value warp = arith::DivUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
-    Value warpRow = arith::MulIOp::create(
-        b, loc, arith::RemUIOp::create(b, loc, warp, cIdx(b, loc, warpsM)),
-        cIdx(b, loc, 16));
-    Value warpCol = arith::MulIOp::create(
-        b, loc, arith::DivUIOp::create(b, loc, warp, cIdx(b, loc, warpsM)),
-        cIdx(b, loc, 8));
-    auto [aRow, aCol] = laneMap(b, loc, planA.rowStart, lane);
-    auto [bRow, bCol] = laneMap(b, loc, planB.rowStart, lane);
-    // B lanes addressing columns 8..15 of the x4 block go to the second n8
-    // tile of the pair.
-    Value bHigh = arith::ShRUIOp::create(b, loc, bCol, cIdx(b, loc, 3));
-    Value bLow = arith::AndIOp::create(b, loc, bCol, cIdx(b, loc, 7));
-    Value sharedA = castToWorkgroup(b, loc, slotA.buffer);
-    Value sharedB = castToWorkgroup(b, loc, slotB.buffer);
+void MmaSyncGemm::storeAccumulators(OpBuilder &b, ValueRange accs) {
+  for (auto [r, value] : llvm::enumerate(accs))
+    kernel->storeRegister(b, loc, *acc, int64_t(r), value);
+}
 
-    // The accumulator tiles: 4 f32 registers each (c0..c3).
-    int64_t numTiles = int64_t(tileOfOrigin.size());
-    SmallVector<SmallVector<Value, 4>> accs(numTiles);
-    Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
-    for (int64_t g = 0; g < numTiles; ++g)
+void MmaSyncGemm::mmaStep(OpBuilder &b, ValueRange frags,
+                          MutableArrayRef<Value> accs) {
+  Type in = inputType();
+  Type f32 = b.getF32Type();
+  auto resultType =
+      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
+  NVVM::MMATypes ptxType =
+      in.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
+  size_t bBase = 4 * ms.size();
+  for (size_t mi = 0; mi < ms.size(); ++mi)
+    for (size_t ni = 0; ni < ns.size(); ++ni) {
+      // Serpentine order over n: consecutive mmas share a fragment.
+      size_t nj = mi % 2 ? ns.size() - 1 - ni : ni;
+      int64_t g = tileOfOrigin[{ms[mi], ns[nj]}];
+      Value d = NVVM::MmaOp::create(
+          b, loc, resultType, frags.slice(4 * mi, 4),
+          frags.slice(bBase + 2 * nj, 2), accs.slice(4 * g, 4),
+          ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
+          std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
+          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                         NVVM::MMALayout::col});
       for (int64_t i = 0; i < 4; ++i)
-        accs[g].push_back(op.getClearAccum()
-                              ? zero
-                              : kernel.loadRegister(b, loc, acc, 4 * g + i));
-
-    // f16 operands go to mma as pairs of halves, bf16 ones as i32 words.
-    auto operand = [&](Value word) -> Value {
-      if (!in.isF16())
-        return word;
-      return LLVM::BitcastOp::create(b, loc, VectorType::get({2}, in), word);
-    };
-    auto resultType =
-        LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
-    NVVM::MMATypes ptxType =
-        in.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
-
-    SmallVector<int64_t> ms(mTiles.begin(), mTiles.end());
-    SmallVector<int64_t> ns(nTiles.begin(), nTiles.end());
-    struct Fragments {
-      SmallVector<SmallVector<Value, 4>> a;
-      SmallVector<SmallVector<Value, 2>> b;
-    };
-    auto loadFragments = [&](int64_t k0) {
-      Fragments f;
-      for (int64_t m0 : ms) {
-        Value m = arith::AddIOp::create(
-            b, loc, arith::AddIOp::create(b, loc, warpRow, aRow),
-            cIdx(b, loc, m0));
-        Value k = arith::AddIOp::create(b, loc, aCol, cIdx(b, loc, k0));
-        Value r = op.getTransposeA() ? k : m, c = op.getTransposeA() ? m : k;
-        SmallVector<Value, 3> at = slotIndices(b, loc, slotA, r, c);
-        SmallVector<Value, 4> words = loadMatrices(b, sharedA, at, planA.trans);
-        for (Value &word : words)
-          word = operand(word);
-        f.a.push_back(words);
-      }
-      f.b.resize(ns.size());
-      for (size_t p = 0; p < ns.size(); p += 2) {
-        // n = warpCol + (col & 7) + (col < 8 ? ns[p] : ns[p + 1]).
-        Value pick = arith::MulIOp::create(b, loc, bHigh,
-                                           cIdx(b, loc, ns[p + 1] - ns[p]));
-        Value n = arith::AddIOp::create(
-            b, loc,
-            arith::AddIOp::create(b, loc, warpCol,
-                                  arith::AddIOp::create(b, loc, bLow, pick)),
-            cIdx(b, loc, ns[p]));
-        Value k = arith::AddIOp::create(b, loc, bRow, cIdx(b, loc, k0));
-        Value r = op.getTransposeB() ? n : k, c = op.getTransposeB() ? k : n;
-        SmallVector<Value, 3> at = slotIndices(b, loc, slotB, r, c);
-        SmallVector<Value, 4> words = loadMatrices(b, sharedB, at, planB.trans);
-        for (int64_t h = 0; h < 2; ++h)
-          for (int64_t j = 0; j < 2; ++j)
-            f.b[p + h].push_back(operand(words[bRegister[h][2 * j] / 2]));
-      }
-      return f;
-    };
-    // Register double buffering: the fragments of k-step s + 1 are loaded
-    // before the mmas of step s are issued, so in program order (which
-    // ptxas largely keeps for long-latency shared loads) every ldmatrix has
-    // a whole step of mmas to complete behind.
-    Fragments current = loadFragments(0);
-    for (int64_t k0 = 0; k0 < kDim; k0 += 16) {
-      std::optional<Fragments> next;
-      if (k0 + 16 < kDim)
-        next = loadFragments(k0 + 16);
-      for (size_t mi = 0; mi < ms.size(); ++mi)
-        for (size_t ni = 0; ni < ns.size(); ++ni) {
-          // Serpentine order over n: consecutive mmas share an A or a B
-          // fragment.
-          size_t nj = mi % 2 ? ns.size() - 1 - ni : ni;
-          int64_t g = tileOfOrigin[{ms[mi], ns[nj]}];
-          Value d = NVVM::MmaOp::create(
-              b, loc, resultType, current.a[mi], current.b[nj], accs[g],
-              ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-              std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-              std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                             NVVM::MMALayout::col});
-          for (int64_t i = 0; i < 4; ++i)
-            accs[g][i] = LLVM::ExtractValueOp::create(b, loc, d, i);
-        }
-      if (next)
-        current = std::move(*next);
+        accs[4 * g + i] = LLVM::ExtractValueOp::create(b, loc, d, i);
     }
-    for (int64_t g = 0; g < numTiles; ++g)
-      for (int64_t i = 0; i < 4; ++i)
-        kernel.storeRegister(b, loc, acc, 4 * g + i, accs[g][i]);
-  }
+}
 
-  /// nvvm.ldmatrix .x4 (.trans) at `at` of `shared`: the four 32-bit
-  /// registers (register i: elements 2i, 2i + 1 of the ldmatrix plan).
-  SmallVector<Value, 4> loadMatrices(OpBuilder &b, Value shared, ValueRange at,
-                                     bool trans) {
-    MLIRContext *ctx = b.getContext();
-    Value ptr =
-        elementPointer(b, loc, shared, at, kernel.getOptions().indexBitwidth);
-    Type i32 = b.getI32Type();
-    auto resType = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
-    Value res = NVVM::LdMatrixOp::create(
-        b, loc, resType, ptr, 4,
-        trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
-        NVVM::LdStMatrixEltType::B16);
-    SmallVector<Value, 4> words;
-    for (int64_t i = 0; i < 4; ++i)
-      words.push_back(LLVM::ExtractValueOp::create(b, loc, res, i));
-    return words;
-  }
-
-  KernelLowering &kernel;
-  tile::GemmOp op;
-  Location loc;
-  SharedSlot slotA, slotB;
-  int64_t warpsM = 1, warpsN = 1, lanes = 32;
-  std::set<int64_t> mTiles, nTiles;
-  std::map<std::pair<int64_t, int64_t>, int64_t> tileOfOrigin;
-  LdmatrixPlan planA, planB;
-  int64_t bRegister[2][4] = {};
-};
-
-} // namespace
+/// nvvm.ldmatrix .x4 (.trans) at `at` of `shared`: the four 32-bit
+/// registers (register i: elements 2i, 2i + 1 of the ldmatrix plan).
+SmallVector<Value, 4> MmaSyncGemm::loadMatrices(OpBuilder &b, Value shared,
+                                                ValueRange at, bool trans) {
+  MLIRContext *ctx = b.getContext();
+  Value ptr =
+      elementPointer(b, loc, shared, at, kernel->getOptions().indexBitwidth);
+  Type i32 = b.getI32Type();
+  auto resType = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+  Value res = NVVM::LdMatrixOp::create(
+      b, loc, resType, ptr, 4,
+      trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+      NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
+  SmallVector<Value, 4> words;
+  for (int64_t i = 0; i < 4; ++i)
+    words.push_back(LLVM::ExtractValueOp::create(b, loc, res, i));
+  return words;
+}
 
 LogicalResult simt::emitGemm(KernelLowering &kernel, OpBuilder &b,
                              tile::GemmOp op, SharedSlot a, SharedSlot bSlot) {
-  return GemmLowering(kernel, op).run(b, a, bSlot);
+  FailureOr<MmaSyncGemm> gemm = MmaSyncGemm::create(kernel, op);
+  if (failed(gemm))
+    return failure();
+  gemm->setUp(b, a.buffer, bSlot.buffer);
+  SmallVector<Value> accs = gemm->loadAccumulators(b);
+  // Register double buffering: the fragments of k-step s + 1 are loaded
+  // before the mmas of step s are issued, so every ldmatrix has a whole
+  // step of mmas to complete behind.
+  SmallVector<Value> current = gemm->loadFragments(b, a.stage, bSlot.stage, 0);
+  for (int64_t s = 0; s < gemm->numSteps(); ++s) {
+    SmallVector<Value> next;
+    if (s + 1 < gemm->numSteps())
+      next = gemm->loadFragments(b, a.stage, bSlot.stage, s + 1);
+    gemm->mmaStep(b, current, accs);
+    current = std::move(next);
+  }
+  gemm->storeAccumulators(b, accs);
+  return success();
 }
 
 LogicalResult simt::lowerOperandCopies(KernelLowering &kernel) {

@@ -26,9 +26,10 @@
 //     gemm(ring[j % S])
 //   cp.async.wait_group 0
 //
-// Copies of iterations past the end (j >= n) still run, with a source
-// size of 0 (they zero-fill a slot nothing reads), so every iteration
-// commits one group and wait_group S-2 always means "iteration j landed".
+// Copies of iterations past the end (j >= n) read 0 bytes from the last
+// live iteration's address (a valid one) and still commit their group, so
+// every iteration commits one group and wait_group S-2 always means
+// "iteration j landed".
 //
 // The single barrier per iteration covers both hazards: reads of slot
 // j % S see every thread's writes, and the slot refilled in iteration j
@@ -167,15 +168,16 @@ public:
       return arith::AddIOp::create(ob, loc, lb,
                                    arith::MulIOp::create(ob, loc, j, step));
     };
-    // Issues the copies of iteration j (when j < n; otherwise async copies
-    // only zero-fill the slot) and commits them as one group.
-    // Issues the copies of iteration j (when j < n; otherwise async copies
-    // only zero-fill the slot) and commits them as one group; false when
-    // every copy was synchronous (unaligned sources), with no group.
+    // Issues the copies of iteration j (0 bytes each when j >= n) and
+    // commits them as one group; false when every copy was synchronous
+    // (unaligned sources), with no group.
     auto issueGroup = [&](OpBuilder &ob, Value j, Value stage) -> bool {
       Value live =
           arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt, j, n);
-      if (!issue(ob, ivOf(ob, j), stage, live))
+      Value last = arith::MaxSIOp::create(
+          ob, loc, arith::SubIOp::create(ob, loc, n, cst(ob, 1)), cst(ob, 0));
+      Value at = arith::MinSIOp::create(ob, loc, j, last);
+      if (!issue(ob, ivOf(ob, at), stage, live))
         return false;
       NVVM::CpAsyncCommitGroupOp::create(ob, loc);
       return true;
@@ -192,8 +194,12 @@ public:
     for (int64_t s = 0; s + 1 < stages; ++s)
       async |= issueGroup(b, cst(b, s), cst(b, s));
 
-    auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1));
-    {
+    tile::GemmOp single = singleGemm();
+    if (single && async) {
+      if (failed(steadyWithCarriedFragments(b, single, n, issueGroup)))
+        return failure();
+    } else {
+      auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1));
       OpBuilder lb2 = OpBuilder::atBlockTerminator(steady.getBody());
       Value j = steady.getInductionVar();
       // With only synchronous copies (unaligned sources) there are no
@@ -230,6 +236,90 @@ public:
   }
 
 private:
+  /// The loop's only T.gemm, if its body holds nothing else with effects
+  /// besides the operand copies (the shape of every GEMM main loop).
+  tile::GemmOp singleGemm() {
+    tile::GemmOp found;
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (isa<tile::CopyOp, tile::BarrierOp>(op) || isPureOp(&op))
+        continue;
+      auto gemmOp = dyn_cast<tile::GemmOp>(op);
+      if (!gemmOp || found)
+        return {};
+      found = gemmOp;
+    }
+    return found;
+  }
+
+  /// The steady state of a one-gemm loop, with the first k-step's
+  /// fragments of the next tile carried across iterations (the shape of
+  /// CUTLASS's multistage main loop):
+  ///
+  ///   wait_group S-2; barrier; frags = ldmatrix(tile 0, step 0)
+  ///   for j in [0, n):              // carries frags
+  ///     copies(j+S-1) -> ring[(j+S-1) % S]; commit
+  ///     for s in [0, steps-1): next = ldmatrix(j, s+1); mma(frags); frags =
+  ///     next wait_group S-2; barrier    // tile j+1 landed; tile j fully read
+  ///     next = ldmatrix(j+1, 0); mma(frags); yield next
+  ///
+  /// One barrier per tile, and it sits where its wait is hidden: the last
+  /// step's mmas are issued after it, behind the next tile's first
+  /// ldmatrix. Safety: ring[(j+S-1) % S] = ring[(j-1) % S] was last read
+  /// by ldmatrix(j-1, *), all issued before iteration j-1's barrier (the
+  /// last step's fragments are loaded one step early), which every thread
+  /// has passed; ldmatrix(j+1, 0) reads a tile that iteration j's wait and
+  /// barrier made visible.
+  LogicalResult steadyWithCarriedFragments(
+      OpBuilder &b, tile::GemmOp gemmOp, Value n,
+      llvm::function_ref<bool(OpBuilder &, Value, Value)> issueGroup) {
+    FailureOr<simt::MmaSyncGemm> gemm =
+        simt::MmaSyncGemm::create(kernel, gemmOp);
+    if (failed(gemm))
+      return failure();
+    auto cst = [&](OpBuilder &ob, int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(ob, loc, v);
+    };
+    simt::SharedSlot a0 = slot(gemmOp.getA(), cst(b, 0));
+    simt::SharedSlot b0 = slot(gemmOp.getB(), cst(b, 0));
+    // Operands outside the rings (loaded before the loop) have no stage.
+    auto stageOf = [&](simt::SharedSlot s, Value stage) {
+      return s.stage ? stage : Value();
+    };
+    gemm->setUp(b, a0.buffer, b0.buffer);
+    NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+    gpu::BarrierOp::create(b, loc);
+    SmallVector<Value> first = gemm->loadFragments(b, stageOf(a0, cst(b, 0)),
+                                                   stageOf(b0, cst(b, 0)), 0);
+
+    auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1), first);
+    OpBuilder ib = OpBuilder::atBlockBegin(steady.getBody());
+    Value j = steady.getInductionVar();
+    Value ahead = arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1));
+    issueGroup(ib, ahead,
+               arith::RemUIOp::create(ib, loc, ahead, cst(ib, stages)));
+    Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
+    SmallVector<Value> accs = gemm->loadAccumulators(ib);
+    SmallVector<Value> frags(steady.getRegionIterArgs());
+    int64_t steps = gemm->numSteps();
+    for (int64_t s = 0; s + 1 < steps; ++s) {
+      SmallVector<Value> next = gemm->loadFragments(ib, stageOf(a0, stage),
+                                                    stageOf(b0, stage), s + 1);
+      gemm->mmaStep(ib, frags, accs);
+      frags = std::move(next);
+    }
+    NVVM::CpAsyncWaitGroupOp::create(ib, loc, stages - 2);
+    gpu::BarrierOp::create(ib, loc);
+    Value nextStage = arith::RemUIOp::create(
+        ib, loc, arith::AddIOp::create(ib, loc, j, cst(ib, 1)),
+        cst(ib, stages));
+    SmallVector<Value> next = gemm->loadFragments(ib, stageOf(a0, nextStage),
+                                                  stageOf(b0, nextStage), 0);
+    gemm->mmaStep(ib, frags, accs);
+    gemm->storeAccumulators(ib, accs);
+    scf::YieldOp::create(ib, loc, next);
+    return success();
+  }
+
   void makeRings() {
     for (tile::CopyOp copy : copies) {
       Operation *old = copy.getDst().getDefiningOp();

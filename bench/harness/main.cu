@@ -23,6 +23,10 @@
 #include "gemm_bias_gelu.h"
 #include "gemm_relu.h"
 #endif
+#if defined(TILEC_HAVE_GEMM) && __has_include("gemm_relu_base.h")
+#define TILEC_HAVE_GEMM_BASE 1
+#include "gemm_relu_base.h" // bench/prepare.sh with TILEC_BASE: A/B runs
+#endif
 
 static std::mt19937_64 rng(std::random_device{}());
 
@@ -198,6 +202,12 @@ int main(int argc, char **argv) {
     runGemm(blas, "gemm_relu bK=32 t=256 s=3", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_k32_t256), true, rng);
     runGemm(blas, "gemm_relu bK=64 t=256 s=3", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_k64_t256), true, rng);
     runGemm(blas, "gemm_relu bK=32 t=128 s=4", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_k32_s4), true, rng);
+#ifdef TILEC_HAVE_GEMM_BASE
+    runGemm(blas, "gemm_relu bK=32 t=128 s=4 (TILEC_BASE)", 4096, 4096, 4096, false, Epilogue::Relu,
+            [](CUdeviceptr a, CUdeviceptr b, CUdeviceptr, CUdeviceptr c) {
+              return tilec_kernels::gemm_relu_base::gemm_relu_base_4096(a, b, c);
+            }, true, rng);
+#endif
     runGemm(blas, "gemm_relu bK=64 t=256 s=4", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_k64_t256_s4), true, rng);
   }
   if (!quick) {
