@@ -291,15 +291,35 @@ private:
     SmallVector<Value> first = gemm->loadFragments(b, stageOf(a0, cst(b, 0)),
                                                    stageOf(b0, cst(b, 0)), 0);
 
+    // The ring slot j % S rides along as the last loop-carried value:
+    // stepping it with a compare and select avoids a division per
+    // iteration when S is not a power of two.
+    // (Carried as an i32: an index-typed block argument next to the
+    // fragments does not survive the 32-bit index lowering's casts.)
+    Type i32 = b.getI32Type();
+    first.push_back(arith::ConstantIntOp::create(b, loc, i32, 0));
     auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1), first);
     OpBuilder ib = OpBuilder::atBlockBegin(steady.getBody());
     Value j = steady.getInductionVar();
-    Value ahead = arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1));
-    issueGroup(ib, ahead,
-               arith::RemUIOp::create(ib, loc, ahead, cst(ib, stages)));
-    Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
+    Value stage = arith::IndexCastUIOp::create(
+        ib, loc, ib.getIndexType(), steady.getRegionIterArgs().back());
+    auto wrapped = [&](Value cond, int64_t then, Value otherwise) -> Value {
+      return arith::SelectOp::create(ib, loc, cond, cst(ib, then), otherwise);
+    };
+    // Slot (j + S - 1) % S is slot (j - 1) % S.
+    Value aheadStage = wrapped(
+        arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq, stage,
+                              cst(ib, 0)),
+        stages - 1, arith::SubIOp::create(ib, loc, stage, cst(ib, 1)));
+    Value stagePlus = arith::AddIOp::create(ib, loc, stage, cst(ib, 1));
+    Value nextStage = wrapped(
+        arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq, stagePlus,
+                              cst(ib, stages)),
+        0, stagePlus);
+    issueGroup(ib, arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1)),
+               aheadStage);
     SmallVector<Value> accs = gemm->loadAccumulators(ib);
-    SmallVector<Value> frags(steady.getRegionIterArgs());
+    SmallVector<Value> frags(steady.getRegionIterArgs().drop_back());
     int64_t steps = gemm->numSteps();
     for (int64_t s = 0; s + 1 < steps; ++s) {
       SmallVector<Value> next = gemm->loadFragments(ib, stageOf(a0, stage),
@@ -309,13 +329,11 @@ private:
     }
     NVVM::CpAsyncWaitGroupOp::create(ib, loc, stages - 2);
     gpu::BarrierOp::create(ib, loc);
-    Value nextStage = arith::RemUIOp::create(
-        ib, loc, arith::AddIOp::create(ib, loc, j, cst(ib, 1)),
-        cst(ib, stages));
     SmallVector<Value> next = gemm->loadFragments(ib, stageOf(a0, nextStage),
                                                   stageOf(b0, nextStage), 0);
     gemm->mmaStep(ib, frags, accs);
     gemm->storeAccumulators(ib, accs);
+    next.push_back(arith::IndexCastUIOp::create(ib, loc, i32, nextStage));
     scf::YieldOp::create(ib, loc, next);
     return success();
   }

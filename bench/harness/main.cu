@@ -216,6 +216,11 @@ int main(int argc, char **argv) {
     runGemm(blas, "gemm_relu 256x128x32 t=256 s=3", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_m256_t256), true, rng);
     runGemm(blas, "gemm_relu 128x256x32 t=256 s=4", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_n256_t256_s4), true, rng);
     runGemm(blas, "gemm_relu 256x128x64 t=256 s=3", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_m256_k64_t256), true, rng);
+    runGemm(blas, "gemm_relu 256x128x64 t=256 s=4", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_m256_k64_t256_s4), true, rng);
+    runGemm(blas, "gemm_relu 128x256x64 t=256 s=3", 4096, 4096, 4096, false, Epilogue::Relu, RELU(gemm_relu_n256_k64_t256), true, rng);
+    runGemm(blas, "gemm_relu 256x128x64 t=256 s=3", 2048, 2048, 2048, false, Epilogue::Relu, RELU(gemm_relu_m256_k64_t256_2048), true, rng);
+    runGemm(blas, "gemm_relu 256x128x64 t=256 s=3", 8192, 8192, 8192, false, Epilogue::Relu, RELU(gemm_relu_m256_k64_t256_8192), true, rng);
+    runGemm(blas, "gemm_relu (as gemm_bias_gelu's shape)", 4096, 4096, 1024, false, Epilogue::Relu, RELU(gemm_relu_k1024), true, rng);
     runGemm(blas, "gemm_bias_gelu", 4096, 4096, 1024, false, Epilogue::BiasGelu, GELU(gemm_bias_gelu), true, rng);
     runGemm(blas, "gemm_bias_gelu_bf16", 4096, 4096, 1024, true, Epilogue::BiasGelu, GELU(gemm_bias_gelu_bf16), true, rng);
   }
