@@ -11,7 +11,9 @@
 //  3. give C the block-level mma.sync accumulator layout; a C that already
 //     carries a different layout (a second gemm, a pinned layout) is a
 //     located error naming both;
-//  4. give each shared operand the layout pickSharedLayout chooses; a
+//  4. an A operand in a fragment gets the mma.sync A operand tiling for
+//     the same warp split (a conflict is a located error as in 3);
+//  5. give each shared operand the layout pickSharedLayout chooses; a
 //     swizzle is recorded as the XOR it applies to the row-major offset
 //     (checked element by element against the library's layout) and only
 //     when every use of the buffer goes through this lowering (16-byte
@@ -125,11 +127,15 @@ private:
     if (!c || !isSpace(gemm.getC(), tile::MemorySpace::fragment))
       return gemm.emitError("T.gemm accumulates into a fragment "
                             "(T.alloc_fragment) buffer");
-    if (!a || !b || !isSpace(gemm.getA(), tile::MemorySpace::shared) ||
+    // A comes from shared memory or from a fragment (FlashAttention's P);
+    // B from shared memory.
+    bool aInRegisters = a && isSpace(gemm.getA(), tile::MemorySpace::fragment);
+    if (!a || !b ||
+        !(aInRegisters || isSpace(gemm.getA(), tile::MemorySpace::shared)) ||
         !isSpace(gemm.getB(), tile::MemorySpace::shared))
-      return gemm.emitError("T.gemm on the mma.sync path reads A and B from "
-                            "shared memory (T.alloc_shared); operands in "
-                            "registers are not supported yet");
+      return gemm.emitError("T.gemm on the mma.sync path reads A from shared "
+                            "memory (T.alloc_shared) or a fragment, and B "
+                            "from shared memory");
     auto aType = cast<MemRefType>(a.getType());
     auto bType = cast<MemRefType>(b.getType());
     auto cType = cast<MemRefType>(c.getType());
@@ -199,8 +205,48 @@ private:
     c.setLayoutAttr(accAttr);
     accOwner.try_emplace(c, gemm);
 
-    if (failed(pickShared(gemm, a)) || failed(pickShared(gemm, b)))
+    if (aInRegisters) {
+      if (failed(pinOperandA(gemm, a, m, k, *warps)))
+        return failure();
+    } else if (failed(pickShared(gemm, a))) {
       return failure();
+    }
+    return pickShared(gemm, b);
+  }
+
+  /// A in registers: the fragment must hold the mma.sync A operand tiling
+  /// (warps along N hold copies). With the warps all along M this is the
+  /// accumulator tiling of an m x k product, so a T.copy from such an
+  /// accumulator (FlashAttention's S -> P cast) is a register copy.
+  LogicalResult pinOperandA(tile::GemmOp gemm, tile::AllocOp a, int64_t m,
+                            int64_t k, const WarpPartition &warps) {
+    if (gemm.getTransposeA())
+      return gemm.emitError("T.gemm with A in registers does not take "
+                            "transpose_A");
+    llvm::Expected<LinearLayout> layout = mmaOperandALayout(m, k, warps);
+    if (!layout)
+      return gemm.emitError()
+             << "no mma.sync operand layout for `" << a.getName()
+             << "`: " << errorText(layout.takeError());
+    DictionaryAttr attr = simt::layoutToAttr(gemm.getContext(), *layout);
+    if (Attribute old = a.getLayoutAttr(); old && old != attr) {
+      InFlightDiagnostic diag = gemm.emitError()
+                                << "conflicting layouts for fragment `"
+                                << a.getName()
+                                << "`: this T.gemm reads it as its A operand "
+                                   "for a "
+                                << warps.warpsM << "x" << warps.warpsN
+                                << " warp split";
+      if (Operation *prev = accOwner.lookup(a))
+        diag << ", but the T.gemm at " << simt::formatLoc(prev->getLoc())
+             << " gave it another";
+      else
+        diag << ", but it is pinned to another layout at "
+             << simt::formatLoc(a.getLoc());
+      return diag;
+    }
+    a.setLayoutAttr(attr);
+    accOwner.try_emplace(a, gemm);
     return success();
   }
 

@@ -76,6 +76,7 @@ private:
       : kernel(&kernel), op(op), loc(op.getLoc()) {}
   mlir::LogicalResult readTiles();
   mlir::LogicalResult readPlans();
+  mlir::LogicalResult readOperandA();
   mlir::Type inputType();
   llvm::SmallVector<mlir::Value, 4> loadMatrices(mlir::OpBuilder &b,
                                                  mlir::Value shared,
@@ -92,6 +93,10 @@ private:
   std::map<std::pair<int64_t, int64_t>, int64_t> tileOfOrigin;
   LdmatrixPlan planA, planB;
   int64_t bRegister[2][4] = {};
+  /// A in registers: its fragment, and for (m tile, k-step, mma register)
+  /// the fragment register holding that element.
+  const Fragment *fragA = nullptr;
+  llvm::SmallVector<int64_t> aRegisters;
   // From setUp.
   mlir::Value bufferA, bufferB, sharedA, sharedB;
   mlir::Value warpRow, warpCol, aRow, aCol, bRow, bHigh, bLow;

@@ -357,6 +357,11 @@ FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
   gemm.warpsN = parts[1];
   if (failed(gemm.readTiles()) || failed(gemm.readPlans()))
     return failure();
+  if (const Fragment *a = kernel.fragment(op.getA())) {
+    gemm.fragA = a;
+    if (failed(gemm.readOperandA()))
+      return failure();
+  }
   auto shapeA = cast<MemRefType>(op.getA().getType()).getShape();
   gemm.kDim = op.getTransposeA() ? shapeA[0] : shapeA[1];
   gemm.ms.assign(gemm.mTiles.begin(), gemm.mTiles.end());
@@ -402,6 +407,47 @@ LogicalResult MmaSyncGemm::readTiles() {
     return fail("the tiles do not form a grid");
   if (nTiles.size() % 2)
     return fail("an odd number of n8 tiles per warp");
+  return success();
+}
+
+LogicalResult MmaSyncGemm::readOperandA() {
+  // For every m16 tile, k-step and mma A register: the fragment register
+  // that holds that element, the same one in every lane and warp (checked).
+  const Layout &layout = fragA->layout;
+  LinearLayout atom = mmaM16N8K16OperandA();
+  int64_t threads = layout.numWarps() * lanes;
+  auto fail = [&](const Twine &why) {
+    return op.emitError() << "the layout of `" << fragA->name
+                          << "` is not the mma.sync A operand tiling for a "
+                          << warpsM << "x" << warpsN << " warp split: " << why;
+  };
+  if (layout.rank() != 2 || layout.numLanes() != lanes)
+    return fail("wrong rank or lane count");
+  std::map<uint64_t, int64_t> registerOf;
+  for (int64_t r = 0; r < layout.numRegisters(); ++r)
+    registerOf.try_emplace(layout.regFlat(r), r);
+  aRegisters.assign(ms.size() * numSteps() * 8, -1);
+  for (auto [mi, m0] : llvm::enumerate(ms))
+    for (int64_t s = 0; s < numSteps(); ++s)
+      for (int32_t r = 0; r < 8; ++r) {
+        int64_t &slot = aRegisters[(mi * numSteps() + s) * 8 + r];
+        for (int64_t t = 0; t < threads; ++t) {
+          int64_t w = t / lanes, l = t % lanes;
+          auto [dm, dk] = eval2(atom, {{"register", r}, {"lane", int32_t(l)}});
+          uint64_t element = layout.flatten(
+              {int64_t(m0) + 16 * (w % warpsM) + dm, 16 * s + dk});
+          if (slot < 0) {
+            auto it = registerOf.find(element ^ layout.threadFlat(t));
+            if (it == registerOf.end())
+              return fail("no register of thread " + Twine(t) + " holds (" +
+                          Twine(m0 + 16 * (w % warpsM) + dm) + ", " +
+                          Twine(16 * s + dk) + ")");
+            slot = it->second;
+          }
+          if (layout.elementAt(slot, t) != element)
+            return fail("register " + Twine(slot) + " of thread " + Twine(t));
+        }
+      }
   return success();
 }
 
@@ -473,7 +519,8 @@ void MmaSyncGemm::setUp(OpBuilder &b, Value bufferA, Value bufferB) {
   bLow = arith::AndIOp::create(b, loc, bCol, cIdx(b, loc, 7));
   this->bufferA = bufferA;
   this->bufferB = bufferB;
-  sharedA = castToWorkgroup(b, loc, bufferA);
+  if (!fragA)
+    sharedA = castToWorkgroup(b, loc, bufferA);
   sharedB = castToWorkgroup(b, loc, bufferB);
 }
 
@@ -493,7 +540,22 @@ SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
   };
   SharedSlot slotA{bufferA, stageA}, slotB{bufferB, stageB};
   SmallVector<Value> frags;
-  for (int64_t m0 : ms) {
+  if (fragA) {
+    // A from registers: pairs of elements packed as mma wants them.
+    auto pairType = VectorType::get({2}, in);
+    for (size_t mi = 0; mi < ms.size(); ++mi)
+      for (int64_t j = 0; j < 4; ++j) {
+        int64_t base = (int64_t(mi) * numSteps() + step) * 8 + 2 * j;
+        Value lo = kernel->loadRegister(b, loc, *fragA, aRegisters[base]);
+        Value hi = kernel->loadRegister(b, loc, *fragA, aRegisters[base + 1]);
+        Value pair = vector::FromElementsOp::create(b, loc, pairType,
+                                                    ValueRange{lo, hi});
+        if (!in.isF16())
+          pair = LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair);
+        frags.push_back(pair);
+      }
+  }
+  for (int64_t m0 : fragA ? ArrayRef<int64_t>() : ArrayRef<int64_t>(ms)) {
     Value m = arith::AddIOp::create(
         b, loc, arith::AddIOp::create(b, loc, warpRow, aRow), cIdx(b, loc, m0));
     Value k = arith::AddIOp::create(b, loc, aCol, cIdx(b, loc, k0));

@@ -307,15 +307,15 @@ private:
       return arith::SelectOp::create(ib, loc, cond, cst(ib, then), otherwise);
     };
     // Slot (j + S - 1) % S is slot (j - 1) % S.
-    Value aheadStage = wrapped(
-        arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq, stage,
-                              cst(ib, 0)),
-        stages - 1, arith::SubIOp::create(ib, loc, stage, cst(ib, 1)));
+    Value aheadStage =
+        wrapped(arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq, stage,
+                                      cst(ib, 0)),
+                stages - 1, arith::SubIOp::create(ib, loc, stage, cst(ib, 1)));
     Value stagePlus = arith::AddIOp::create(ib, loc, stage, cst(ib, 1));
-    Value nextStage = wrapped(
-        arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq, stagePlus,
-                              cst(ib, stages)),
-        0, stagePlus);
+    Value nextStage =
+        wrapped(arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq,
+                                      stagePlus, cst(ib, stages)),
+                0, stagePlus);
     issueGroup(ib, arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1)),
                aheadStage);
     SmallVector<Value> accs = gemm->loadAccumulators(ib);

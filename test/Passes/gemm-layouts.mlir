@@ -95,3 +95,53 @@ func.func @narrow() attributes {tile.kernel} {
   }
   return
 }
+
+// -----
+
+// A in registers (FlashAttention's P @ V): with FullRow the 4 warps lie
+// along M, so P's mma A operand tiling (8 registers per m16 x k16 tile:
+// k-bit 8 is register bit 2) equals the accumulator tiling S gets from the
+// first gemm, and the S -> P cast is a register copy. Only B is swizzled.
+// CHECK-LABEL: func.func @p_times_v
+// CHECK: tile.alloc "S" {layout = [[ACC:\{lane = \[array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>\], register = \[array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>\], warp = \[array<i32: 16, 0>, array<i32: 32, 0>\]\}]]}
+// CHECK: tile.alloc "P" {layout = [[ACC]]}
+// CHECK: tile.alloc "V_shared" {shared_layout = {swizzle = "128B"
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {warp_partition = array<i64: 4, 1>}
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {warp_partition = array<i64: 4, 1>}
+func.func @p_times_v(%Q: memref<64x64xf16>, %K: memref<64x64xf16>, %V: memref<64x64xf16>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %Qs = tile.alloc "Q_shared" : memref<64x64xf16, #tile.space<shared>>
+    %Ks = tile.alloc "K_shared" : memref<64x64xf16, #tile.space<shared>>
+    %S = tile.alloc "S" : memref<64x64xf32, #tile.space<fragment>>
+    %P = tile.alloc "P" : memref<64x64xf16, #tile.space<fragment>>
+    %Vs = tile.alloc "V_shared" : memref<64x64xf16, #tile.space<shared>>
+    %O = tile.alloc "O" : memref<64x64xf32, #tile.space<fragment>>
+    tile.copy %Q[%c0, %c0] [64, 64] to %Qs[%c0, %c0] [64, 64] : memref<64x64xf16>, memref<64x64xf16, #tile.space<shared>>
+    tile.copy %K[%c0, %c0] [64, 64] to %Ks[%c0, %c0] [64, 64] : memref<64x64xf16>, memref<64x64xf16, #tile.space<shared>>
+    tile.copy %V[%c0, %c0] [64, 64] to %Vs[%c0, %c0] [64, 64] : memref<64x64xf16>, memref<64x64xf16, #tile.space<shared>>
+    tile.gemm %Qs, %Ks, %S transpose_b policy = full_row : memref<64x64xf16, #tile.space<shared>>, memref<64x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+    tile.copy %S[%c0, %c0] [64, 64] to %P[%c0, %c0] [64, 64] : memref<64x64xf32, #tile.space<fragment>>, memref<64x64xf16, #tile.space<fragment>>
+    tile.gemm %P, %Vs, %O policy = full_row : memref<64x64xf16, #tile.space<fragment>>, memref<64x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
+// A fragment read by two gemms with different warp splits (4x1, then
+// 2x2 with copies along N) is a located error naming both.
+func.func @a_conflict(%V: memref<64x64xf16>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %P = tile.alloc "P" : memref<64x64xf16, #tile.space<fragment>>
+    %Vs = tile.alloc "V_shared" : memref<64x64xf16, #tile.space<shared>>
+    %O = tile.alloc "O" : memref<64x64xf32, #tile.space<fragment>>
+    %O2 = tile.alloc "O2" : memref<64x64xf32, #tile.space<fragment>>
+    tile.gemm %P, %Vs, %O policy = full_row : memref<64x64xf16, #tile.space<fragment>>, memref<64x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+    // expected-error-re @below {{conflicting layouts for fragment `P`: this T.gemm reads it as its A operand for a 2x2 warp split, but the T.gemm at {{.*}}gemm-layouts.mlir:{{[0-9]+}}:{{[0-9]+}} gave it another}}
+    tile.gemm %P, %Vs, %O2 : memref<64x64xf16, #tile.space<fragment>>, memref<64x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+  }
+  return
+}

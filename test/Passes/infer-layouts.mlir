@@ -174,11 +174,11 @@ func.func @conflict(%G: memref<64xf32>) attributes {tile.kernel} {
 func.func @gemm(%A: memref<64x64xf16>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(128) {
-    %As = tile.alloc "A_frag" : memref<64x32xf16, #tile.space<fragment>>
-    %Bs = tile.alloc "B_shared" : memref<32x64xf16, #tile.space<shared>>
+    %As = tile.alloc "A_shared" : memref<64x32xf16, #tile.space<shared>>
+    %Bs = tile.alloc "B_frag" : memref<32x64xf16, #tile.space<fragment>>
     %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
-    // expected-error @below {{T.gemm on the mma.sync path reads A and B from shared memory (T.alloc_shared); operands in registers are not supported yet}}
-    tile.gemm %As, %Bs, %C : memref<64x32xf16, #tile.space<fragment>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+    // expected-error @below {{T.gemm on the mma.sync path reads A from shared memory (T.alloc_shared) or a fragment, and B from shared memory}}
+    tile.gemm %As, %Bs, %C : memref<64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<fragment>>, memref<64x64xf32, #tile.space<fragment>>
   }
   return
 }
