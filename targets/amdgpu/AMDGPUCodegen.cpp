@@ -180,15 +180,15 @@ readKernelResources(const llvm::object::ELF64LEObjectFile &object) {
         auto name = map.find(".name");
         if (name != map.end() && name->second.isString())
           kernel.name = name->second.getString().str();
-        int vgprs = metadataInt(map, ".vgpr_count");
-        int agprs = metadataInt(map, ".agpr_count");
-        kernel.registers = vgprs < 0 ? -1 : vgprs + std::max(agprs, 0);
+        // On gfx90a/gfx942 `.vgpr_count` is already the unified total: the
+        // arch VGPRs rounded up to 4, then the AGPRs (LLVM's
+        // getTotalNumVGPRs; 9 VGPRs + 32 AGPRs give 44). Adding
+        // `.agpr_count` again would count the AGPRs twice.
+        kernel.registers = metadataInt(map, ".vgpr_count");
+        kernel.accumRegisters = metadataInt(map, ".agpr_count");
         kernel.scalarRegisters = metadataInt(map, ".sgpr_count");
-        int vgprSpill = metadataInt(map, ".vgpr_spill_count");
-        int sgprSpill = metadataInt(map, ".sgpr_spill_count");
-        if (vgprSpill >= 0 || sgprSpill >= 0)
-          kernel.spilledRegisters =
-              std::max(vgprSpill, 0) + std::max(sgprSpill, 0);
+        kernel.spilledVectorRegisters = metadataInt(map, ".vgpr_spill_count");
+        kernel.spilledScalarRegisters = metadataInt(map, ".sgpr_spill_count");
         kernel.stackBytes = metadataInt(map, ".private_segment_fixed_size");
         kernel.sharedBytes = metadataInt(map, ".group_segment_fixed_size");
         kernels.push_back(std::move(kernel));

@@ -13,6 +13,7 @@
 #include "tilec/Target/TargetInfo.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace tilec;
 using llvm::ArrayRef;
@@ -100,11 +101,30 @@ const MMAInstruction kCDNA3MMA[] = {
 //===--- Chip table
 //--------------------------------------------------------===//
 
+// Registers. NVIDIA (CUDA C Programming Guide, "Technical Specifications per
+// Compute Capability", 8.0 and 9.0): 64 K 32-bit registers per block, 255
+// per thread; the occupancy calculator's data for both allocates them per
+// warp in units of 256. CDNA2/CDNA3 (MI200/MI300 ISA guides, "unified VGPR
+// file"; ROCT's VGPR size per CU, 512 KiB on gfx90a and gfx942): each of a
+// CU's 4 SIMDs holds 512 VGPRs per lane, one wavefront may address 512 of
+// them (256 arch + 256 accumulation VGPRs), allocated in granules of 8; a
+// workgroup's wavefronts are spread over the 4 SIMDs (LLVM's AMDGPUBaseInfo:
+// getTotalNumVGPRs, getVGPRAllocGranule, getEUsPerCU, the same model its
+// register allocator uses for amdgpu-flat-work-group-size).
+struct RegisterFile {
+  unsigned maxPerThread;
+  unsigned perBlock;
+  unsigned allocationUnit; // per warp / wavefront
+  unsigned partitions;
+};
+constexpr RegisterFile kNVIDIARegisters = {255, 64 * 1024, 256, 1};
+constexpr RegisterFile kCDNARegisters = {512, 4 * 512 * 64, 8 * 64, 4};
+
 struct ChipDesc {
   StringRef name;
   bool nvidia;
   unsigned warpSize;
-  unsigned maxRegistersPerThread;
+  RegisterFile registers;
   unsigned maxSharedPerBlock;
   unsigned defaultSharedPerBlock;
   unsigned sharedPerMultiprocessor;
@@ -114,22 +134,22 @@ struct ChipDesc {
 
 const ChipDesc kChips[] = {
     // A100: 164 KiB shared per SM, 163 KiB per block after opt-in.
-    {"sm_80", true, 32, 255, 163 * kKiB, 48 * kKiB, 164 * kKiB,
+    {"sm_80", true, 32, kNVIDIARegisters, 163 * kKiB, 48 * kKiB, 164 * kKiB,
      /*asyncCopy=*/true, /*tma=*/false, /*clusters=*/false,
      /*matrixLoad=*/true, /*matrixStore=*/false, /*wgmma=*/false,
      /*setMaxNReg=*/false, kAmpereMMA},
     // H100/H200: 228 KiB shared per SM, 227 KiB per block after opt-in.
-    {"sm_90a", true, 32, 255, 227 * kKiB, 48 * kKiB, 228 * kKiB,
+    {"sm_90a", true, 32, kNVIDIARegisters, 227 * kKiB, 48 * kKiB, 228 * kKiB,
      /*asyncCopy=*/true, /*tma=*/true, /*clusters=*/true,
      /*matrixLoad=*/true, /*matrixStore=*/true, /*wgmma=*/true,
      /*setMaxNReg=*/true, kHopperMMA},
     // MI200 (CDNA2): 64 KiB LDS per CU and per workgroup.
-    {"gfx90a", false, 64, 512, 64 * kKiB, 64 * kKiB, 64 * kKiB,
+    {"gfx90a", false, 64, kCDNARegisters, 64 * kKiB, 64 * kKiB, 64 * kKiB,
      /*asyncCopy=*/false, /*tma=*/false, /*clusters=*/false,
      /*matrixLoad=*/false, /*matrixStore=*/false, /*wgmma=*/false,
      /*setMaxNReg=*/false, kCDNA2MMA},
     // MI300 (CDNA3).
-    {"gfx942", false, 64, 512, 64 * kKiB, 64 * kKiB, 64 * kKiB,
+    {"gfx942", false, 64, kCDNARegisters, 64 * kKiB, 64 * kKiB, 64 * kKiB,
      /*asyncCopy=*/false, /*tma=*/false, /*clusters=*/false,
      /*matrixLoad=*/false, /*matrixStore=*/false, /*wgmma=*/false,
      /*setMaxNReg=*/false, kCDNA3MMA},
@@ -150,7 +170,10 @@ public:
   unsigned warpSize() const override { return desc.warpSize; }
   unsigned maxThreadsPerBlock() const override { return 1024; }
   unsigned maxRegistersPerThread() const override {
-    return desc.maxRegistersPerThread;
+    return desc.registers.maxPerThread;
+  }
+  unsigned registersPerBlock() const override {
+    return desc.registers.perBlock;
   }
   unsigned maxSharedMemoryPerBlock() const override {
     return desc.maxSharedPerBlock;
@@ -175,6 +198,14 @@ public:
   bool hasSetMaxNReg() const override { return desc.setMaxNReg; }
   ArrayRef<MMAInstruction> mmaInstructions() const override { return desc.mma; }
 
+protected:
+  unsigned registerAllocationUnit() const override {
+    return desc.registers.allocationUnit;
+  }
+  unsigned registerFilePartitions() const override {
+    return desc.registers.partitions;
+  }
+
 private:
   const ChipDesc &desc;
 };
@@ -191,6 +222,25 @@ std::unique_ptr<TargetInfo> TargetInfo::get(StringRef chip) {
 }
 
 ArrayRef<StringRef> TargetInfo::supportedChips() { return kChipNames; }
+
+uint64_t TargetInfo::blockRegisterFootprint(unsigned threads,
+                                            unsigned registersPerThread) const {
+  uint64_t warps = llvm::divideCeil(threads, warpSize());
+  uint64_t perWarp = llvm::alignTo(uint64_t(registersPerThread) * warpSize(),
+                                   registerAllocationUnit());
+  // Every partition is charged as much as the busiest one: a block fits
+  // when the busiest partition's share of the file does.
+  uint64_t partitions = registerFilePartitions();
+  return llvm::divideCeil(warps, partitions) * partitions * perWarp;
+}
+
+unsigned TargetInfo::maxRegistersPerThreadInBlock(unsigned threads) const {
+  unsigned most = maxRegistersPerThread();
+  while (most > 0 &&
+         blockRegisterFootprint(threads, most) > registersPerBlock())
+    --most;
+  return most;
+}
 
 bool TargetInfo::hasMMA(MMAElementType ab, MMAElementType acc) const {
   return llvm::any_of(mmaInstructions(), [&](const MMAInstruction &mma) {

@@ -72,12 +72,26 @@ const IntRange *valueRange(std::string_view dtype) {
 
 std::string resourceSummary(const Resources &r) {
   std::vector<std::string> parts;
+  // AMD code objects report SGPRs; NVIDIA has one kind of register.
+  bool amd = r.scalarRegisters >= 0 || r.accumRegisters >= 0 ||
+             r.spilledVectorRegisters >= 0 || r.spilledScalarRegisters >= 0;
   if (r.registers >= 0)
-    parts.push_back(std::to_string(r.registers) + " registers");
+    parts.push_back(std::to_string(r.registers) +
+                    (amd ? " VGPRs" : " registers") +
+                    (r.accumRegisters >= 0
+                         ? " (" + std::to_string(r.accumRegisters) + " AGPRs)"
+                         : ""));
+  if (r.scalarRegisters >= 0)
+    parts.push_back(std::to_string(r.scalarRegisters) + " SGPRs");
   if (r.spillStoreBytes >= 0 || r.spillLoadBytes >= 0)
     parts.push_back(
         std::to_string(std::max(r.spillStoreBytes, 0)) + " B spill stores, " +
         std::to_string(std::max(r.spillLoadBytes, 0)) + " B spill loads");
+  if (r.spilledVectorRegisters >= 0 || r.spilledScalarRegisters >= 0)
+    parts.push_back(std::to_string(std::max(r.spilledVectorRegisters, 0)) +
+                    " VGPRs and " +
+                    std::to_string(std::max(r.spilledScalarRegisters, 0)) +
+                    " SGPRs spilled");
   if (r.stackBytes >= 0)
     parts.push_back(std::to_string(r.stackBytes) + " B stack");
   if (r.staticSharedBytes >= 0)

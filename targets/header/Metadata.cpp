@@ -126,8 +126,14 @@ Json kernelJson(const Function &function, const KernelLaunch &kernel) {
   const Resources &r = kernel.resources;
   Json resources;
   resources["registers"] = resourceJson(r.registers);
+  resources["accum_registers"] = resourceJson(r.accumRegisters);
+  resources["scalar_registers"] = resourceJson(r.scalarRegisters);
   resources["spill_store_bytes"] = resourceJson(r.spillStoreBytes);
   resources["spill_load_bytes"] = resourceJson(r.spillLoadBytes);
+  resources["spilled_vector_registers"] =
+      resourceJson(r.spilledVectorRegisters);
+  resources["spilled_scalar_registers"] =
+      resourceJson(r.spilledScalarRegisters);
   resources["stack_bytes"] = resourceJson(r.stackBytes);
   resources["static_shared_bytes"] = resourceJson(r.staticSharedBytes);
   j["resources"] = std::move(resources);
@@ -236,8 +242,14 @@ KernelLaunch parseKernel(const Json &j) {
   if (j.contains("resources")) {
     const Json &r = j.at("resources");
     kernel.resources.registers = getOr<int>(r, "registers", -1);
+    kernel.resources.accumRegisters = getOr<int>(r, "accum_registers", -1);
+    kernel.resources.scalarRegisters = getOr<int>(r, "scalar_registers", -1);
     kernel.resources.spillStoreBytes = getOr<int>(r, "spill_store_bytes", -1);
     kernel.resources.spillLoadBytes = getOr<int>(r, "spill_load_bytes", -1);
+    kernel.resources.spilledVectorRegisters =
+        getOr<int>(r, "spilled_vector_registers", -1);
+    kernel.resources.spilledScalarRegisters =
+        getOr<int>(r, "spilled_scalar_registers", -1);
     kernel.resources.stackBytes = getOr<int>(r, "stack_bytes", -1);
     kernel.resources.staticSharedBytes =
         getOr<int>(r, "static_shared_bytes", -1);

@@ -130,6 +130,16 @@ Unit hipUnit() {
   unit.image.bytes = std::string("\x7f"
                                  "ELF\x02\x01\x01\x40\0\0\0",
                                  12);
+  // What the code object metadata reports on CDNA (gfx90a/gfx942 count the
+  // AGPRs in the VGPR total).
+  Resources &r = unit.functions[0].kernels[0].resources;
+  r.registers = 44;
+  r.accumRegisters = 32;
+  r.scalarRegisters = 14;
+  r.spilledVectorRegisters = 3;
+  r.spilledScalarRegisters = 0;
+  r.stackBytes = 412;
+  r.staticSharedBytes = 0;
   return unit;
 }
 
@@ -869,6 +879,13 @@ TEST_CASE("HIP header has the same shape over the module API", "[header]") {
   CHECK(
       contains(h, "tilec_err = hipModuleLaunchKernel(\n      tilec_fn[0],\n"));
   CHECK(contains(h, "inline hipError_t unload() {"));
+  CHECK(contains(h, "44 VGPRs (32 AGPRs), 14 SGPRs, 3 VGPRs and 0 SGPRs "
+                    "spilled, 412 B stack, 0 B static shared"));
+  std::string j = renderMetadataJSON(hipUnit());
+  CHECK(contains(j, "\"accum_registers\": 32,\n"));
+  CHECK(contains(j, "\"scalar_registers\": 14,\n"));
+  CHECK(contains(j, "\"spilled_vector_registers\": 3,\n"));
+  CHECK(contains(j, "\"spill_store_bytes\": null,\n"));
   CHECK_FALSE(contains(h, "cuda"));
   CHECK_FALSE(contains(h, "CUDA"));
 }

@@ -8,6 +8,7 @@
 
 #include "Driver.h"
 
+#include "tilec/Config.h"
 #include "tilec/Dialect/TileDialect.h"
 #include "tilec/Frontend/ASTDump.h"
 #include "tilec/Frontend/Diagnostics.h"
@@ -17,7 +18,8 @@
 #include "tilec/Support/OutputFile.h"
 #include "tilec/Target/Codegen.h"
 #include "tilec/Target/Header.h"
-#include "tilec/Config.h"
+#include "tilec/Target/ResourceChecks.h"
+#include "tilec/Target/TargetInfo.h"
 
 #include "LaunchInfo.h"
 
@@ -267,6 +269,11 @@ int runDriver(DriverOptions opts) {
     return finish(opts.outputPath, text);
   }
 
+  // A block the chip cannot run is an error before any code is generated.
+  std::unique_ptr<TargetInfo> chip = TargetInfo::get(opts.target);
+  if (chip && mlir::failed(checkKernelThreads(*module, *chip)))
+    return ExitCompileError;
+
   CodegenOptions cg;
   cg.chip = opts.target;
   bool nvidia = isNVIDIA(opts.target);
@@ -285,10 +292,10 @@ int runDriver(DriverOptions opts) {
     imageKind = header::ImageKind::Cubin;
     break;
   case EmitKind::HSACO:
-    out = emitHSACO(*module, cg);
+    out = emitHSACO(*module, cg, &resources);
     break;
   default: // PTX, and the image embedded by --emit=header/json
-    out = nvidia ? emitPTX(*module, cg) : emitHSACO(*module, cg);
+    out = nvidia ? emitPTX(*module, cg) : emitHSACO(*module, cg, &resources);
     // ptxas reports registers and spills for the header and metadata.
     if (mlir::succeeded(out) && nvidia && wantLaunchInfo &&
         mlir::failed(assemblePTX(*out, module->getLoc(), cg, &resources)))
@@ -296,6 +303,9 @@ int runDriver(DriverOptions opts) {
     break;
   }
   if (mlir::failed(out))
+    return ExitCompileError;
+  // Registers, shared memory and spills as the assembler reported them.
+  if (chip && mlir::failed(checkKernelResources(*module, *chip, resources)))
     return ExitCompileError;
 
   // Every output is rendered before any is written: a failure leaves none.

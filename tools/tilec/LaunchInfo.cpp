@@ -102,8 +102,12 @@ LogicalResult collectLaunchInfo(ModuleOp module,
       for (const KernelResources &r : resources)
         if (r.name == entry) {
           launch.resources.registers = r.registers;
+          launch.resources.accumRegisters = r.accumRegisters;
+          launch.resources.scalarRegisters = r.scalarRegisters;
           launch.resources.spillStoreBytes = r.spillStoreBytes;
           launch.resources.spillLoadBytes = r.spillLoadBytes;
+          launch.resources.spilledVectorRegisters = r.spilledVectorRegisters;
+          launch.resources.spilledScalarRegisters = r.spilledScalarRegisters;
           launch.resources.stackBytes = r.stackBytes;
           launch.resources.staticSharedBytes = r.sharedBytes;
         }

@@ -48,15 +48,20 @@ void registerCodegenDialects(mlir::DialectRegistry &registry);
 /// cubins, the AMDGPU code-object metadata for HSACOs. -1: not reported.
 struct KernelResources {
   std::string name;
-  /// 32-bit registers per thread (NVIDIA registers, AMD VGPRs incl. AGPRs).
+  /// 32-bit registers per thread: NVIDIA registers; AMD VGPRs per lane,
+  /// accumulation VGPRs (AGPRs) included, as `.vgpr_count` counts them on
+  /// the CDNA chips' unified register file.
   int registers = -1;
+  /// AMD only: the AGPRs among `registers`.
+  int accumRegisters = -1;
   /// AMD only: scalar registers per wavefront.
   int scalarRegisters = -1;
   /// NVIDIA only: bytes spilled to / reloaded from local memory.
   int spillStoreBytes = -1;
   int spillLoadBytes = -1;
-  /// AMD only: registers (VGPRs + SGPRs) spilled to scratch.
-  int spilledRegisters = -1;
+  /// AMD only: VGPRs and SGPRs spilled to scratch memory.
+  int spilledVectorRegisters = -1;
+  int spilledScalarRegisters = -1;
   /// Per-thread stack / private-segment bytes.
   int stackBytes = -1;
   /// Static shared memory (LDS) bytes; dynamic shared memory is not counted.

@@ -90,12 +90,18 @@ struct KernelArg {
   static KernelArg ofTensorMap(header::TensorMap map);
 };
 
-/// Per-kernel resource use reported by ptxas (-1: unknown). Informational:
-/// written to the JSON and to the header's comments.
+/// Per-kernel resource use reported by ptxas (NVIDIA) or the code object's
+/// metadata (AMD); -1: unknown or not applicable. Informational: written to
+/// the JSON and to the header's comments (tilec checks them when compiling).
 struct Resources {
+  /// 32-bit registers per thread (AMD: VGPRs per lane, AGPRs included).
   int registers = -1;
-  int spillStoreBytes = -1;
-  int spillLoadBytes = -1;
+  int accumRegisters = -1;         ///< AMD: the AGPRs among `registers`
+  int scalarRegisters = -1;        ///< AMD: SGPRs per wavefront
+  int spillStoreBytes = -1;        ///< NVIDIA: bytes spilled to local memory
+  int spillLoadBytes = -1;         ///< NVIDIA: bytes reloaded from local memory
+  int spilledVectorRegisters = -1; ///< AMD: VGPRs spilled to scratch
+  int spilledScalarRegisters = -1; ///< AMD: SGPRs spilled to scratch
   int stackBytes = -1;
   int staticSharedBytes = -1;
 };

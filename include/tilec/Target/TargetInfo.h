@@ -18,6 +18,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <cstdint>
 #include <memory>
 
 namespace tilec {
@@ -93,6 +94,19 @@ public:
   /// Most 32-bit registers one thread may use: 255 on NVIDIA; 512 on the
   /// CDNA chips (256 arch VGPRs + 256 accumulation VGPRs).
   virtual unsigned maxRegistersPerThread() const = 0;
+  /// 32-bit registers the register file holds for one block: 65536 on
+  /// sm_80/sm_90a; on CDNA 4 SIMDs x 512 VGPRs x 64 lanes = 131072.
+  virtual unsigned registersPerBlock() const = 0;
+  /// Registers a block of `threads` threads occupies when each thread uses
+  /// `registersPerThread`, counted as the hardware allocates them (per warp,
+  /// in units; on CDNA the wavefronts are spread over the 4 SIMDs of a CU
+  /// and the busiest SIMD decides). Compare with registersPerBlock().
+  uint64_t blockRegisterFootprint(unsigned threads,
+                                  unsigned registersPerThread) const;
+  /// The most registers each thread of a block of `threads` threads may use
+  /// so that the block fits registersPerBlock() (and maxRegistersPerThread()):
+  /// 64 for 1024 threads on NVIDIA, 128 on CDNA.
+  unsigned maxRegistersPerThreadInBlock(unsigned threads) const;
 
   //===--- Shared memory (LDS on AMD) -------------------------------------===//
 
@@ -142,6 +156,13 @@ public:
   bool hasMMA(MMAElementType ab, MMAElementType acc) const;
 
 protected:
+  /// Registers of one warp are allocated in multiples of this (NVIDIA: 256
+  /// per warp; CDNA: 8 VGPRs per lane = 512 per wavefront).
+  virtual unsigned registerAllocationUnit() const = 0;
+  /// Register files a block's warps are spread over evenly (NVIDIA: 1, the
+  /// documented per-block limit; CDNA: the 4 SIMDs of a CU).
+  virtual unsigned registerFilePartitions() const = 0;
+
   TargetInfo() = default;
   TargetInfo(const TargetInfo &) = delete;
   TargetInfo &operator=(const TargetInfo &) = delete;
