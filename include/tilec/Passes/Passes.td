@@ -228,6 +228,11 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
       their swizzled place; loops planned by `tile-plan-pipeline` become
       cp.async pipelines over rings of `tile.num_stages` buffers
       (`nvvm.cp.async.shared.global` .cg, `commit.group`, `wait.group`).
+    - `tile.gemm` on a chip without mma.sync (AMD, `chip=gfx942`): per wave
+      and k-step, operand vectors read from shared memory (8 or 16 bytes
+      where K is contiguous) and the `rocdl.mfma.*` op of the gemm's `mfma`
+      attribute per accumulator tile. Chips without asynchronous copies
+      keep T.Pipelined loops synchronous (copies, barriers, gemm).
 
     Shared buffers stay `tile.alloc`s (the scratch of cross-warp reductions
     is added as one more) for `tile-plan-shared`.
@@ -246,14 +251,17 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
            "TileLang's default, --fmad=true)">,
     Option<"indexBitwidth", "index-bitwidth", "int64_t", /*default=*/"32",
            "Width of `index` in the code emitter's LLVM lowering (the "
-           "tensor-core ops take addresses from memref descriptors)">
+           "tensor-core ops take addresses from memref descriptors)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target chip (TargetInfo): picks the T.gemm lowering (mma.sync "
+           "or MFMA) and whether T.Pipelined gets cp.async pipelines">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
     "::mlir::cf::ControlFlowDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::LLVM::LLVMDialect"
+    "::mlir::ROCDL::ROCDLDialect", "::mlir::LLVM::LLVMDialect"
   ];
 }
 
