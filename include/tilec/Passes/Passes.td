@@ -91,14 +91,23 @@ def TileInferLayouts : Pass<"tile-infer-layouts"> {
     "64B", xor = array<i32: bits, base, shift>}` on its shared operands
     (pickSharedLayout's XOR swizzle on the row-major offset; `"none"` for a
     buffer that other ops also access). A fragment or buffer two gemms want
-    laid out differently is an error naming it and both places. T.gemm on
-    an AMD chip is an error for now.
+    laid out differently is an error naming it and both places.
+
+    On AMD chips (`chip=gfx90a|gfx942`, `warp-size=64`) T.gemm takes the
+    MFMA path: the instruction is the widest wave-wide f16/bf16 MFMA of the
+    chip's TargetInfo table whose tile splits the accumulator over the
+    waves, recorded as `mfma = {instruction = "rocdl.mfma.f32.32x32x8f16",
+    k_pack = 2, shape = array<i64: 32, 32, 8>}` next to `warp_partition`;
+    the accumulator gets the instruction's transposed D tiled over the block
+    (C = A B is issued as C^T = B^T A^T, so a lane's registers run along
+    N); shared operands get the same swizzles.
   }];
   let options = [
     Option<"warpSize", "warp-size", "int64_t", /*default=*/"32",
            "Threads per warp (32 on NVIDIA, 64 on AMD CDNA)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip (T.gemm is lowered for NVIDIA chips only)">
+           "Target chip (TargetInfo): T.gemm takes the mma.sync path on "
+           "NVIDIA chips, MFMA on AMD ones">
   ];
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
