@@ -19,6 +19,11 @@
 //     when every use of the buffer goes through this lowering (16-byte
 //     copies into it and tile.gemm reads), since other users index it
 //     row-major.
+// On AMD chips steps 2 and 3 are GemmLayoutsMFMA.cpp's (wave split, MFMA
+// instruction, accumulator); step 4 is the same: the MFMA operand reads of
+// a K-contiguous operand are 16 bytes from 8 consecutive rows at one k
+// offset per 8 lanes, the access pattern of ldmatrix that the swizzle was
+// chosen for (LayoutMfmaTest counts the banks).
 //
 //===----------------------------------------------------------------------===//
 
@@ -109,8 +114,10 @@ bool onlyGemmUses(tile::AllocOp alloc) {
 
 class GemmInference {
 public:
-  GemmInference(Operation *kernel, int64_t threads, int64_t warpSize)
-      : kernel(kernel), threads(threads), warpSize(warpSize) {}
+  GemmInference(Operation *kernel, int64_t threads, int64_t warpSize,
+                const TargetInfo &target)
+      : kernel(kernel), threads(threads), warpSize(warpSize), target(target),
+        path(target.isNVIDIA() ? "mma.sync" : "MFMA") {}
 
   LogicalResult run() {
     WalkResult walk = kernel->walk([&](tile::GemmOp gemm) {
@@ -133,9 +140,16 @@ private:
     if (!a || !b ||
         !(aInRegisters || isSpace(gemm.getA(), tile::MemorySpace::shared)) ||
         !isSpace(gemm.getB(), tile::MemorySpace::shared))
-      return gemm.emitError("T.gemm on the mma.sync path reads A from shared "
-                            "memory (T.alloc_shared) or a fragment, and B "
-                            "from shared memory");
+      return gemm.emitError()
+             << "T.gemm on the " << path
+             << " path reads A from shared memory (T.alloc_shared)"
+             << (target.isNVIDIA() ? " or a fragment" : "")
+             << ", and B from shared memory";
+    if (aInRegisters && !target.isNVIDIA())
+      return gemm.emitError() << "T.gemm on the " << path
+                              << " path reads A from shared memory "
+                                 "(T.alloc_shared); A in registers is not "
+                                 "supported there yet";
     auto aType = cast<MemRefType>(a.getType());
     auto bType = cast<MemRefType>(b.getType());
     auto cType = cast<MemRefType>(c.getType());
@@ -143,8 +157,9 @@ private:
     if (in != bType.getElementType() || !(in.isF16() || in.isBF16()) ||
         !cType.getElementType().isF32())
       return gemm.emitError()
-             << "T.gemm on the mma.sync path needs float16 or bfloat16 A and "
-                "B of one type and a float32 accumulator, got "
+             << "T.gemm on the " << path
+             << " path needs float16 or bfloat16 A and B of one type and a "
+                "float32 accumulator, got "
              << aType.getElementType() << ", " << bType.getElementType()
              << " -> " << cType.getElementType();
     if (aType.getRank() != 2 || bType.getRank() != 2 || cType.getRank() != 2)
@@ -158,7 +173,8 @@ private:
       return gemm.emitError()
              << "T.gemm shapes disagree: A gives " << am << "x" << k << ", B "
              << bk << "x" << bn << ", C is " << m << "x" << n;
-    if (k % 16)
+    // The MFMA path checks K against the instruction it picks.
+    if (target.isNVIDIA() && k % 16)
       return gemm.emitError() << "T.gemm on the mma.sync path needs K a "
                                  "multiple of 16, got "
                               << k;
@@ -166,6 +182,44 @@ private:
       return gemm.emitError() << "T.gemm needs whole warps, the kernel has "
                               << threads << " threads";
 
+    FailureOr<gemm::AccumulatorPlan> plan =
+        target.isNVIDIA()
+            ? planMmaSync(gemm, c, m, n)
+            : gemm::planMfma(gemm, target, m, n, k, in, threads, warpSize);
+    if (failed(plan))
+      return failure();
+    DictionaryAttr accAttr =
+        simt::layoutToAttr(gemm.getContext(), plan->layout);
+    if (Attribute old = c.getLayoutAttr(); old && old != accAttr) {
+      InFlightDiagnostic diag = gemm.emitError()
+                                << "conflicting layouts for fragment `"
+                                << c.getName() << "`: this T.gemm needs "
+                                << plan->what;
+      if (Operation *prev = accOwner.lookup(c))
+        diag << ", but the T.gemm at " << simt::formatLoc(prev->getLoc())
+             << " gave it another";
+      else
+        diag << ", but it is pinned to another layout at "
+             << simt::formatLoc(c.getLoc());
+      return diag;
+    }
+    c.setLayoutAttr(accAttr);
+    accOwner.try_emplace(c, gemm);
+
+    if (aInRegisters) {
+      auto parts =
+          gemm->getAttrOfType<DenseI64ArrayAttr>(gemm::kWarpPartitionAttr);
+      if (failed(pinOperandA(gemm, a, m, k, WarpPartition{parts[0], parts[1]})))
+        return failure();
+    } else if (failed(pickShared(gemm, a))) {
+      return failure();
+    }
+    return pickShared(gemm, b);
+  }
+
+  /// mma.sync m16n8k16: the warp split and the block accumulator.
+  FailureOr<gemm::AccumulatorPlan>
+  planMmaSync(tile::GemmOp gemm, tile::AllocOp c, int64_t m, int64_t n) {
     llvm::Expected<WarpPartition> warps = computeWarpPartition(
         toPolicy(gemm.getPolicy()), m, n, threads / warpSize);
     if (!warps)
@@ -185,33 +239,10 @@ private:
       return gemm.emitError()
              << "no mma.sync accumulator layout for `" << c.getName()
              << "`: " << errorText(acc.takeError());
-    DictionaryAttr accAttr = simt::layoutToAttr(gemm.getContext(), *acc);
-    if (Attribute old = c.getLayoutAttr(); old && old != accAttr) {
-      InFlightDiagnostic diag = gemm.emitError()
-                                << "conflicting layouts for fragment `"
-                                << c.getName()
-                                << "`: this T.gemm needs the mma.sync "
-                                   "accumulator layout for a "
-                                << warps->warpsM << "x" << warps->warpsN
-                                << " warp split";
-      if (Operation *prev = accOwner.lookup(c))
-        diag << ", but the T.gemm at " << simt::formatLoc(prev->getLoc())
-             << " gave it another";
-      else
-        diag << ", but it is pinned to another layout at "
-             << simt::formatLoc(c.getLoc());
-      return diag;
-    }
-    c.setLayoutAttr(accAttr);
-    accOwner.try_emplace(c, gemm);
-
-    if (aInRegisters) {
-      if (failed(pinOperandA(gemm, a, m, k, *warps)))
-        return failure();
-    } else if (failed(pickShared(gemm, a))) {
-      return failure();
-    }
-    return pickShared(gemm, b);
+    return gemm::AccumulatorPlan{
+        std::move(*acc), "the mma.sync accumulator layout for a " +
+                             std::to_string(warps->warpsM) + "x" +
+                             std::to_string(warps->warpsN) + " warp split"};
   }
 
   /// A in registers: the fragment must hold the mma.sync A operand tiling
@@ -290,6 +321,8 @@ private:
 
   Operation *kernel;
   int64_t threads, warpSize;
+  const TargetInfo &target;
+  llvm::StringRef path;
   llvm::DenseMap<Operation *, Operation *> accOwner, sharedOwner;
 };
 
@@ -305,12 +338,12 @@ LogicalResult gemm::inferGemmLayouts(Operation *kernel, int64_t warpSize,
   });
   if (!first)
     return success();
-  if (chip.starts_with("gfx"))
-    return first.emitError()
-           << "T.gemm is not supported for target " << chip << " yet";
+  std::unique_ptr<TargetInfo> target = TargetInfo::get(chip);
+  if (!target)
+    return first.emitError() << "T.gemm: unknown target chip `" << chip << "`";
   if (!threads)
     return kernel->emitError("cannot tell how many threads this kernel has");
-  return GemmInference(kernel, *threads, warpSize).run();
+  return GemmInference(kernel, *threads, warpSize, *target).run();
 }
 
 bool gemm::isOperandCopy(tile::CopyOp copy) {

@@ -16,14 +16,23 @@
 //   the row-major element offset (`{swizzle = "none"}` when the tile keeps
 //   its plain row-major layout).
 //
-// The lowering (LowerGemm.cpp) applies these mechanically.
+// On AMD chips (TargetInfo::isNVIDIA false) the same attributes, with an
+// MFMA wave split and accumulator (GemmLayoutsMFMA.cpp, MfmaLayouts.h), and
+// - `mfma = {instruction = "rocdl.mfma.f32.32x32x8f16", shape = array<i64:
+//   32, 32, 8>, k_pack = 2}` on the tile.gemm: the instruction, its shape
+//   and how many instructions share one operand read along K.
+//
+// The lowering (LowerGemm.cpp, LowerGemmMFMA.cpp) applies these
+// mechanically.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_PASSES_GEMMLAYOUTS_H
 #define TILEC_PASSES_GEMMLAYOUTS_H
 
 #include "tilec/Dialect/TileOps.h"
+#include "tilec/Layout/MfmaLayouts.h"
 #include "tilec/Layout/SharedLayout.h"
+#include "tilec/Target/TargetInfo.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Operation.h"
@@ -35,11 +44,40 @@ namespace tilec::gemm {
 
 inline constexpr llvm::StringLiteral kWarpPartitionAttr = "warp_partition";
 inline constexpr llvm::StringLiteral kSharedLayoutAttr = "shared_layout";
+inline constexpr llvm::StringLiteral kMfmaAttr = "mfma";
+
+/// A gemm's accumulator decision: the block layout, and what it is (for
+/// the conflict diagnostic: "the mma.sync accumulator layout for a 2x2
+/// warp split").
+struct AccumulatorPlan {
+  LinearLayout layout;
+  std::string what;
+};
+
+/// The MFMA part of inferGemmLayouts for an m x n x k gemm of `in`
+/// (f16/bf16) inputs over `threads` threads in waves of `waveSize` (64 on
+/// every chip with MFMA; anything else is an error): picks the instruction
+/// (from target.mmaInstructions(), the widest tile MfmaLayouts.h knows
+/// that splits over the waves), records `warp_partition` and `mfma` on
+/// the gemm and returns the accumulator layout; a located error if none
+/// fits.
+mlir::FailureOr<AccumulatorPlan> planMfma(tile::GemmOp gemm,
+                                          const TargetInfo &target, int64_t m,
+                                          int64_t n, int64_t k, mlir::Type in,
+                                          int64_t threads, int64_t waveSize);
+
+/// The recorded `mfma` decision of a gemm.
+struct MfmaChoice {
+  std::string instruction;
+  MfmaShape shape;
+  int kPack;
+};
+std::optional<MfmaChoice> readMfma(tile::GemmOp gemm);
 
 /// Decides the layouts of every tile.gemm under `kernel` (a tile.kernel)
 /// and records them as above. `warpSize` is the target's; `chip` names it
-/// (T.gemm on an AMD chip, "gfx...", is an error for now). Errors (located
-/// on the gemm or the buffers) for what the mma.sync path cannot do.
+/// (TargetInfo::get): NVIDIA chips take the mma.sync path, AMD ones MFMA.
+/// Errors (located on the gemm or the buffers) for what a path cannot do.
 mlir::LogicalResult inferGemmLayouts(mlir::Operation *kernel, int64_t warpSize,
                                      llvm::StringRef chip);
 

@@ -1,6 +1,7 @@
 //===- GemmLowering.h - tile-lower-simt's tensor-core family ----*- C++ -*-===//
 //
-// The mma.sync (sm_80+) family of tile-lower-simt, in LowerGemm.cpp: it
+// The tensor-core family of tile-lower-simt: mma.sync (sm_80+) in
+// LowerGemm.cpp and PipelineLoops.cpp, MFMA (AMD) in LowerGemmMFMA.cpp; it
 // applies what GemmLayouts.cpp recorded. Declared apart from
 // SIMTLowering.h so the SIMT families do not depend on it.
 //
@@ -122,6 +123,12 @@ mlir::LogicalResult lowerOperandCopies(KernelLowering &kernel);
 /// blocks the warp needs and one mma.sync m16n8k16 per accumulator tile,
 /// on the accumulator's registers. Must run while fragments are lowered.
 mlir::LogicalResult lowerGemms(KernelLowering &kernel);
+
+/// tile.gemm on AMD chips (LowerGemmMFMA.cpp): per wave, operand vectors
+/// read from shared memory and the rocdl.mfma.* op the gemm's `mfma`
+/// attribute names, per accumulator tile and k-step, on the accumulator's
+/// registers. Must run while fragments are lowered.
+mlir::LogicalResult lowerGemmsMFMA(KernelLowering &kernel);
 
 } // namespace tilec::simt
 

@@ -1,8 +1,8 @@
 //===- LowerSIMT.cpp - tile-lower-simt: tile ops in kernels to SIMT code --===//
 //
 // Algorithm, per gpu.func kernel:
-//  1. Reject what this lowering does not cover (tile.gemm, tile.scan,
-//     mbarriers) with located errors.
+//  1. Reject what this lowering does not cover (tile.scan, mbarriers) with
+//     located errors.
 //  2. tile.for / tile.pipelined -> scf.for, unrolling `unroll` and
 //     `vectorized` loops with static bounds (so their induction variables
 //     are constants wherever they index registers).
@@ -24,6 +24,7 @@
 #include "SIMTLowering.h"
 
 #include "tilec/Passes/Passes.h"
+#include "tilec/Target/TargetInfo.h"
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/Debug.h"
@@ -334,7 +335,15 @@ void allowContraction(gpu::GPUFuncOp func) {
   });
 }
 
-LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options) {
+/// Without asynchronous copies the planned rings are not built: their
+/// buffers stay single tiles, and say so to tile-plan-shared (whose
+/// diagnostics count `tile.num_stages` copies).
+void dropRingPlans(gpu::GPUFuncOp func) {
+  func.walk([](tile::AllocOp alloc) { alloc->removeAttr("tile.num_stages"); });
+}
+
+LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
+                          const TargetInfo &target) {
   std::optional<int64_t> threads = kernelThreads(func);
   if (!threads)
     return func.emitError()
@@ -352,8 +361,17 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options) {
       return failure();
   // Tensor-core family first (GemmLowering.h): pipelined loops, operand
   // copies into swizzled buffers, T.gemm on the accumulator registers.
-  if (failed(pipelineGemmLoops(kernel)) || failed(lowerOperandCopies(kernel)) ||
-      failed(lowerGemms(kernel)))
+  // The cp.async pipelines need asynchronous copies; without them (AMD)
+  // planned loops stay synchronous: plain scf.for loops whose copies and
+  // barriers (tile-insert-barriers') are lowered like any other.
+  if (target.hasAsyncCopy()) {
+    if (failed(pipelineGemmLoops(kernel)))
+      return failure();
+  } else {
+    dropRingPlans(func);
+  }
+  if (failed(lowerOperandCopies(kernel)) ||
+      failed(target.isNVIDIA() ? lowerGemms(kernel) : lowerGemmsMFMA(kernel)))
     return failure();
   SmallVector<tile::ParallelOp> loops;
   func.walk([&](tile::ParallelOp loop) { loops.push_back(loop); });
@@ -391,6 +409,12 @@ struct TileLowerSIMT : tilec::impl::TileLowerSIMTBase<TileLowerSIMT> {
           << std::string(assertLowering) << "`";
       return signalPassFailure();
     }
+    std::unique_ptr<TargetInfo> target = TargetInfo::get(chip);
+    if (!target) {
+      getOperation().emitError()
+          << "unknown target chip `" << std::string(chip) << "`";
+      return signalPassFailure();
+    }
     LowerOptions options;
     options.assertLowering = assertLowering;
     options.unrollLimit = unrollLimit;
@@ -403,7 +427,7 @@ struct TileLowerSIMT : tilec::impl::TileLowerSIMTBase<TileLowerSIMT> {
     });
     for (gpu::GPUFuncOp func : kernels) {
       LLVM_DEBUG(llvm::dbgs() << "lowering " << func.getName() << "\n");
-      if (failed(lowerKernel(func, options)))
+      if (failed(lowerKernel(func, options, *target)))
         return signalPassFailure();
     }
   }

@@ -41,6 +41,7 @@ LogicalResult tilec::buildTileToGPUPipeline(OpPassManager &pm,
   // AMD has no __assertfail: asserts print and the kernel goes on.
   lower.assertLowering = target->isNVIDIA() ? "assert" : "printf";
   lower.indexBitwidth = opts.indexBitwidth;
+  lower.chip = opts.chip;
   pm.addPass(createTileLowerSIMT(lower));
   TilePlanSharedOptions plan;
   plan.maxBytes = target->maxSharedMemoryPerBlock();

@@ -120,6 +120,14 @@ Expected<LinearLayout> mmaOperandBLayout(int64_t blockK, int64_t blockN,
                        warps.warpsN, false, true);
 }
 
+Expected<LinearLayout> tileFragmentOverBlock(const LinearLayout &atom,
+                                             int64_t blockM, int64_t blockN,
+                                             WarpPartition warps, bool ownM,
+                                             bool ownN) {
+  return tileOverBlock(atom, blockM, blockN, warps.warpsM, warps.warpsN, ownM,
+                       ownN);
+}
+
 //===----------------------------------------------------------------------===//
 // Warp partition
 //===----------------------------------------------------------------------===//

@@ -86,6 +86,16 @@ llvm::Expected<LinearLayout> mmaOperandALayout(int64_t blockM, int64_t blockK,
 llvm::Expected<LinearLayout> mmaOperandBLayout(int64_t blockK, int64_t blockN,
                                                WarpPartition warps);
 
+/// `atom` (one instruction's fragment, (register, lane) -> (dim0, dim1))
+/// tiled over a blockM x blockN tile: warps next to each other at atom
+/// granularity (warp bits over warpsM, then warpsN), then register repeats
+/// along dim1, then dim0. A warp dimension that does not own distinct data
+/// (ownM / ownN false) is broadcast: zero bases. The tiling of every
+/// fragment here and in MfmaLayouts.h.
+llvm::Expected<LinearLayout>
+tileFragmentOverBlock(const LinearLayout &atom, int64_t blockM, int64_t blockN,
+                      WarpPartition warps, bool ownM, bool ownN);
+
 //===----------------------------------------------------------------------===//
 // ldmatrix
 //===----------------------------------------------------------------------===//

@@ -91,14 +91,23 @@ def TileInferLayouts : Pass<"tile-infer-layouts"> {
     "64B", xor = array<i32: bits, base, shift>}` on its shared operands
     (pickSharedLayout's XOR swizzle on the row-major offset; `"none"` for a
     buffer that other ops also access). A fragment or buffer two gemms want
-    laid out differently is an error naming it and both places. T.gemm on
-    an AMD chip is an error for now.
+    laid out differently is an error naming it and both places.
+
+    On AMD chips (`chip=gfx90a|gfx942`, `warp-size=64`) T.gemm takes the
+    MFMA path: the instruction is the widest wave-wide f16/bf16 MFMA of the
+    chip's TargetInfo table whose tile splits the accumulator over the
+    waves, recorded as `mfma = {instruction = "rocdl.mfma.f32.32x32x8f16",
+    k_pack = 2, shape = array<i64: 32, 32, 8>}` next to `warp_partition`;
+    the accumulator gets the instruction's transposed D tiled over the block
+    (C = A B is issued as C^T = B^T A^T, so a lane's registers run along
+    N); shared operands get the same swizzles.
   }];
   let options = [
     Option<"warpSize", "warp-size", "int64_t", /*default=*/"32",
            "Threads per warp (32 on NVIDIA, 64 on AMD CDNA)">,
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip (T.gemm is lowered for NVIDIA chips only)">
+           "Target chip (TargetInfo): T.gemm takes the mma.sync path on "
+           "NVIDIA chips, MFMA on AMD ones">
   ];
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
@@ -228,6 +237,11 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
       their swizzled place; loops planned by `tile-plan-pipeline` become
       cp.async pipelines over rings of `tile.num_stages` buffers
       (`nvvm.cp.async.shared.global` .cg, `commit.group`, `wait.group`).
+    - `tile.gemm` on a chip without mma.sync (AMD, `chip=gfx942`): per wave
+      and k-step, operand vectors read from shared memory (8 or 16 bytes
+      where K is contiguous) and the `rocdl.mfma.*` op of the gemm's `mfma`
+      attribute per accumulator tile. Chips without asynchronous copies
+      keep T.Pipelined loops synchronous (copies, barriers, gemm).
 
     Shared buffers stay `tile.alloc`s (the scratch of cross-warp reductions
     is added as one more) for `tile-plan-shared`.
@@ -246,14 +260,17 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
            "TileLang's default, --fmad=true)">,
     Option<"indexBitwidth", "index-bitwidth", "int64_t", /*default=*/"32",
            "Width of `index` in the code emitter's LLVM lowering (the "
-           "tensor-core ops take addresses from memref descriptors)">
+           "tensor-core ops take addresses from memref descriptors)">,
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
+           "Target chip (TargetInfo): picks the T.gemm lowering (mma.sync "
+           "or MFMA) and whether T.Pipelined gets cp.async pipelines">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
     "::mlir::cf::ControlFlowDialect", "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect", "::mlir::scf::SCFDialect",
     "::mlir::vector::VectorDialect", "::mlir::NVVM::NVVMDialect",
-    "::mlir::LLVM::LLVMDialect"
+    "::mlir::ROCDL::ROCDLDialect", "::mlir::LLVM::LLVMDialect"
   ];
 }
 
