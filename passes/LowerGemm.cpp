@@ -139,6 +139,19 @@ Value elementPointer(OpBuilder &b, Location loc, Value buffer,
   if (succeeded(type.getStridesAndOffset(strides, offset)) &&
       !ShapedType::isDynamic(offset) &&
       llvm::none_of(strides, ShapedType::isDynamic)) {
+    // A ring's stage goes in a GEP of its own: the stage's base is then
+    // one value per iteration and every address in it one add of a
+    // loop-invariant offset (one combined index would be re-derived per
+    // access, as an `or` and a scaling).
+    if (type.getRank() == 3) {
+      Value stageOffset = arith::IndexCastOp::create(
+          b, loc, intType,
+          arith::MulIOp::create(b, loc, indices[0], cIdx(b, loc, strides[0])));
+      base = LLVM::GEPOp::create(b, loc, ptrType, type.getElementType(), base,
+                                 ValueRange{stageOffset});
+      indices = indices.drop_front();
+      strides.erase(strides.begin());
+    }
     linear = cIdx(b, loc, offset);
     for (auto [index, stride] : llvm::zip(indices, strides))
       linear = arith::AddIOp::create(
@@ -231,6 +244,31 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
       ob, loc,
       arith::RemUIOp::create(ob, loc, tid, cIdx(ob, loc, chunksPerRow)),
       cIdx(ob, loc, vec));
+  // With whole-row steps and a static row stride, the source address of
+  // step s is the first chunk's plus a constant: one pointer per copy and
+  // a constant GEP per chunk (LLVM does not re-derive that from the
+  // row * stride + col products, whose disjoint bits it turns into `or`s).
+  int64_t srcRowStride = 0;
+  {
+    SmallVector<int64_t> strides;
+    int64_t offset;
+    auto srcType = cast<MemRefType>(src.getType());
+    if (succeeded(srcType.getStridesAndOffset(strides, offset)) &&
+        !ShapedType::isDynamic(strides[0]))
+      srcRowStride = strides[0];
+  }
+  unsigned indexBits = kernel.getOptions().indexBitwidth;
+  Value firstSrc, originSrc;
+  if (async && wholeRows && srcRowStride) {
+    firstSrc =
+        elementPointer(ob, loc, src,
+                       ValueRange{arith::AddIOp::create(ob, loc, r0, firstRow),
+                                  arith::AddIOp::create(ob, loc, c0, firstCol)},
+                       indexBits);
+    originSrc = elementPointer(ob, loc, src,
+                               ValueRange{cIdx(ob, loc, 0), cIdx(ob, loc, 0)},
+                               indexBits);
+  }
   for (int64_t step = 0; step * threads < chunks; ++step) {
     Value q =
         arith::AddIOp::create(ob, loc, tid, cIdx(ob, loc, step * threads));
@@ -259,14 +297,23 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
         Value colOk = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::ult,
                                             gCol, srcCols);
         Value ok = arith::AndIOp::create(ib, loc, rowOk, colOk);
-        Value zero = cIdx(ib, loc, 0);
-        Value sr = arith::SelectOp::create(ib, loc, ok, gRow, zero);
-        Value sc = arith::SelectOp::create(ib, loc, ok, gCol, zero);
+        Value from;
+        if (firstSrc) {
+          Type intType = ib.getIntegerType(indexBits);
+          Value delta = arith::ConstantIntOp::create(
+              ib, loc, intType, step * (threads / chunksPerRow) * srcRowStride);
+          Value stepped = LLVM::GEPOp::create(ib, loc, firstSrc.getType(), elem,
+                                              firstSrc, ValueRange{delta});
+          from = arith::SelectOp::create(ib, loc, ok, stepped, originSrc);
+        } else {
+          Value zero = cIdx(ib, loc, 0);
+          Value sr = arith::SelectOp::create(ib, loc, ok, gRow, zero);
+          Value sc = arith::SelectOp::create(ib, loc, ok, gCol, zero);
+          from = elementPointer(ib, loc, src, ValueRange{sr, sc}, indexBits);
+        }
         if (live)
           ok = arith::AndIOp::create(ib, loc, ok, live);
-        unsigned bits = kernel.getOptions().indexBitwidth;
-        Value to = elementPointer(ib, loc, shared, at, bits);
-        Value from = elementPointer(ib, loc, src, ValueRange{sr, sc}, bits);
+        Value to = elementPointer(ib, loc, shared, at, indexBits);
         from = LLVM::AddrSpaceCastOp::create(
             ib, loc, LLVM::LLVMPointerType::get(ib.getContext(), 1), from);
         Type i32 = ib.getI32Type();
