@@ -299,6 +299,16 @@ private:
       }
     }
 
+    if (!toFragment && !storeOnce && width > 1) {
+      if (int64_t step = pairedStoreStep(layout, width, otherElement);
+          step && alignedStarts(other, 2 * width) &&
+          uniformGuard(other, 2 * width)) {
+        storePairs(b, loc, frag, fragDims, other, width, step);
+        copy.erase();
+        return success();
+      }
+    }
+
     for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
       SmallVector<Value> fragCoord = kernel.coords(b, loc, layout, r0);
       SmallVector<Value> squeezed;
@@ -361,6 +371,105 @@ private:
     }
     copy.erase();
     return success();
+  }
+
+  /// Paired stores (the mma accumulator's case): when lane bit 0 moves a
+  /// thread `width` elements along the last dimension and a register bit
+  /// moves it a multiple of 2 * width, the lanes of a pair swap one
+  /// 32-bit group each (a shuffle) and each stores 2 * width contiguous
+  /// elements: the even lane the low group and its partner's, the odd lane
+  /// its partner's high group and its own. Half the store instructions,
+  /// and each 32-byte sector written whole by one of them. Returns that
+  /// register step, or 0 when the layout does not have this shape.
+  int64_t pairedStoreStep(const Layout &layout, int64_t width,
+                          Type element) {
+    if (width * elementBytes(element) != 4 || layout.numLanes() < 2 ||
+        layout.replicaThreadMask())
+      return 0;
+    int64_t last = int64_t(layout.rank()) - 1;
+    SmallVector<int64_t> lane0 = layout.threadBases()[0];
+    for (int64_t d = 0; d < last; ++d)
+      if (lane0[d])
+        return 0;
+    if (lane0[last] != width)
+      return 0;
+    // Every other thread and register bit keeps groups 2 * width aligned
+    // along the last dimension (then XOR of bases = sum, and the even
+    // lane's group starts a 2 * width run).
+    for (size_t t = 1; t < layout.threadBases().size(); ++t)
+      if (layout.threadBases()[t][last] % (2 * width))
+        return 0;
+    for (int64_t r = width; r < layout.numRegisters(); r *= 2)
+      if (layout.unflatten(layout.regFlat(r))[last] % (2 * width))
+        return 0;
+    for (int64_t step = width; step < layout.numRegisters(); step *= 2) {
+      SmallVector<int64_t> at = layout.unflatten(layout.regFlat(step));
+      bool alongLast = llvm::all_of(llvm::seq<int64_t>(0, last),
+                                    [&](int64_t d) { return at[d] == 0; });
+      if (alongLast && at[last] % (2 * width) == 0 && at[last] > 0)
+        return step;
+    }
+    return 0;
+  }
+
+  void storePairs(OpBuilder &b, Location loc, const Fragment &frag,
+                  ArrayRef<int> fragDims, const Box &other, int64_t width,
+                  int64_t step) {
+    const Layout &layout = frag.layout;
+    Type element = other.type().getElementType();
+    Type i32 = b.getI32Type();
+    auto half = VectorType::get({width}, element);
+    Value even = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq,
+        arith::AndIOp::create(b, loc, kernel.threadId(), constIndex(b, loc, 1)),
+        constIndex(b, loc, 0));
+    auto group = [&](int64_t r) {
+      SmallVector<Value> elements;
+      for (int64_t v = 0; v < width; ++v)
+        elements.push_back(castScalar(
+            b, loc, kernel.loadRegister(b, loc, frag, r + v), element));
+      return vector::FromElementsOp::create(b, loc, half, elements).getResult();
+    };
+    int64_t last = int64_t(layout.rank()) - 1;
+    for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
+      if (r0 & step)
+        continue;
+      Value lo = group(r0), hi = group(r0 | step);
+      Value send = vector::BitCastOp::create(
+          b, loc, VectorType::get({1}, i32),
+          arith::SelectOp::create(b, loc, even, hi, lo));
+      Value word = vector::ExtractOp::create(b, loc, send, 0);
+      Value one = arith::ConstantIntOp::create(b, loc, i32, 1);
+      Value lanes = arith::ConstantIntOp::create(b, loc, i32, 32);
+      Value got = gpu::ShuffleOp::create(b, loc, word, one, lanes,
+                                         gpu::ShuffleMode::XOR)
+                      .getShuffleResult();
+      Value recv = vector::BitCastOp::create(
+          b, loc, half,
+          vector::FromElementsOp::create(b, loc, VectorType::get({1}, i32),
+                                         ValueRange{got}));
+      Value first = arith::SelectOp::create(b, loc, even, lo, recv);
+      Value second = arith::SelectOp::create(b, loc, even, recv, hi);
+      SmallVector<int64_t> mask = llvm::to_vector(llvm::seq<int64_t>(0, 2 * width));
+      Value value = vector::ShuffleOp::create(b, loc, first, second, mask);
+      // The even lane's group starts at its register r0, the odd lane's
+      // `width` before its register r0 | step.
+      SmallVector<Value> atLo = kernel.coords(b, loc, layout, r0);
+      SmallVector<Value> atHi = kernel.coords(b, loc, layout, r0 | step);
+      atHi[last] = arith::SubIOp::create(b, loc, atHi[last],
+                                         constIndex(b, loc, width));
+      SmallVector<Value> squeezed;
+      for (int d : fragDims)
+        squeezed.push_back(
+            arith::SelectOp::create(b, loc, even, atLo[d], atHi[d]));
+      SmallVector<Value> index = other.indices(b, loc, squeezed);
+      Value cond = inBounds(b, loc, other, index);
+      llvm::MaybeAlign align(2 * width * elementBytes(element));
+      guarded(b, loc, cond, [&](OpBuilder &gb) {
+        vector::StoreOp::create(gb, loc, value, other.buffer, index, false,
+                                align);
+      });
+    }
   }
 
   /// Loads src's element at squeezed `coord` (zero outside a global
