@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs on the GPU machine, from the repository root, with bench/.out carried:
 # builds the harness with nvcc against the generated headers, checks and
-# times every kernel, runs compute-sanitizer once, times PyTorch eager and
-# torch.compile in the same run, and prints the table last.
+# times every kernel, runs compute-sanitizer once, times PyTorch eager,
+# torch.compile and scaled_dot_product_attention in the same run, and prints
+# the table last.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 out=bench/.out

@@ -29,6 +29,13 @@ compile gemm_bias_gelu gemm_bias_gelu \
   '[{"name": "gemm_bias_gelu", "M": 4096, "N": 4096, "K": 1024}, {"name": "gemm_bias_gelu_bf16", "M": 4096, "N": 4096, "K": 1024, "dtype": "bfloat16"}, {"name": "gemm_bias_gelu_odd", "M": 1000, "N": 1000, "K": 1000}]'
 compile cumsum cumsum \
   '[{"name": "cumsum", "M": 4096, "N": 64}, {"name": "cumsum_odd", "M": 1001, "N": 64}]'
+# FlashAttention, (batch, seq, heads, dim) fp16. Check instances (every
+# output element against float64): seq_len 1000 leaves a partial query tile
+# and a partial KV tile (block_M = block_N = 64), dim 64 a second head size,
+# batch and heads > 1 the index arithmetic; each with its causal twin. The
+# timing shape, 8x32x4096x128, and its causal twin.
+compile flash_attention flash_attention \
+  '[{"name": "flash_attention_512", "batch": 1, "heads": 4, "seq_len": 512, "dim": 128}, {"name": "flash_attention_512_causal", "batch": 1, "heads": 4, "seq_len": 512, "dim": 128, "is_causal": true}, {"name": "flash_attention_odd", "batch": 2, "heads": 3, "seq_len": 1000, "dim": 128}, {"name": "flash_attention_odd_causal", "batch": 2, "heads": 3, "seq_len": 1000, "dim": 128, "is_causal": true}, {"name": "flash_attention_d64", "batch": 2, "heads": 3, "seq_len": 512, "dim": 64}, {"name": "flash_attention_d64_causal", "batch": 2, "heads": 3, "seq_len": 512, "dim": 64, "is_causal": true}, {"name": "flash_attention_4096", "batch": 8, "heads": 32, "seq_len": 4096, "dim": 128}, {"name": "flash_attention_4096_causal", "batch": 8, "heads": 32, "seq_len": 4096, "dim": 128, "is_causal": true}]'
 # A/B against another tilec build (TILEC_BASE=/path/to/tilec): the best
 # GEMM configuration compiled by both, timed side by side by the harness.
 if [ -n "${TILEC_BASE:-}" ]; then

@@ -78,6 +78,21 @@ struct ErrorStat {
   double rel() const { return nans ? INFINITY : std::sqrt(num / std::max(den, 1e-300)); }
 };
 
+// A double as JSON text: printf's "inf"/"nan" are not JSON, so a failed
+// check (rel_err is infinite when an output stayed NaN) would break
+// report.py; Python's json module reads Infinity and NaN.
+struct JsonNum {
+  char text[32];
+  explicit JsonNum(double x, const char *fmt = "%.3e") {
+    if (std::isnan(x))
+      std::snprintf(text, sizeof text, "NaN");
+    else if (std::isinf(x))
+      std::snprintf(text, sizeof text, x > 0 ? "Infinity" : "-Infinity");
+    else
+      std::snprintf(text, sizeof text, fmt, x);
+  }
+};
+
 // Median of per-launch device-event times, after a warm-up.
 template <typename F> double medianMs(F launch, int warmup = 10, int iters = 50) {
   for (int i = 0; i < warmup; ++i)
@@ -104,9 +119,9 @@ template <typename F> double medianMs(F launch, int warmup = 10, int iters = 50)
 inline void report(const std::string &kernel, const std::string &size,
                    double relErr, double tol, double ms, double bytes) {
   bool ok = relErr <= tol;
-  std::printf("{\"kernel\": \"%s\", \"size\": \"%s\", \"rel_err\": %.3e, "
+  std::printf("{\"kernel\": \"%s\", \"size\": \"%s\", \"rel_err\": %s, "
               "\"tol\": %.0e, \"ok\": %s, \"ms\": %.4f, \"GBps\": %.1f}\n",
-              kernel.c_str(), size.c_str(), relErr, tol, ok ? "true" : "false",
+              kernel.c_str(), size.c_str(), JsonNum(relErr).text, tol, ok ? "true" : "false",
               ms, ms > 0 ? bytes / ms / 1e6 : 0.0);
   std::fflush(stdout);
 }

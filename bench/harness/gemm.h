@@ -137,10 +137,10 @@ static void runGemm(cublasHandle_t h, const char *name, int m, int n, int k,
     });
   }
   double flops = 2.0 * m * n * k;
-  std::printf("{\"kernel\": \"%s\", \"size\": \"%dx%dx%d %s\", \"rel_err\": %.3e, "
+  std::printf("{\"kernel\": \"%s\", \"size\": \"%dx%dx%d %s\", \"rel_err\": %s, "
               "\"tol\": %.0e, \"ok\": %s, \"ms\": %.4f, \"TFLOPs\": %.1f, "
               "\"cublas_ms\": %.4f, \"cublas_TFLOPs\": %.1f, \"ref\": \"%s\"}\n",
-              name, m, n, k, bf16 ? "bf16" : "fp16", err.rel(), 1e-2,
+              name, m, n, k, bf16 ? "bf16" : "fp16", JsonNum(err.rel()).text, 1e-2,
               err.rel() <= 1e-2 ? "true" : "false", ms, ms ? flops / ms / 1e9 : 0,
               cublasMs, cublasMs ? flops / cublasMs / 1e9 : 0,
               cpu ? "float64" : "cublas-fp32");

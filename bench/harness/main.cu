@@ -1,7 +1,8 @@
-// GPU harness for tilec's SIMT examples: every kernel is compiled from its
-// .tile by tilec (bench/prepare.sh), launched through its generated header,
-// checked against a float64 reference on fresh random data with the output
-// poisoned first, and timed (median of device events). Prints JSON lines.
+// GPU harness for tilec's examples (SIMT kernels, T.gemm, FlashAttention):
+// every kernel is compiled from its .tile by tilec (bench/prepare.sh),
+// launched through its generated header, checked against a float64
+// reference on fresh random data with the output poisoned first, and timed
+// (median of device events). Prints JSON lines.
 //   harness          check + time every instance
 //   harness --quick  check the small instances only (for compute-sanitizer)
 #include "common.h"
@@ -26,6 +27,11 @@
 #if defined(TILEC_HAVE_GEMM) && __has_include("gemm_relu_base.h")
 #define TILEC_HAVE_GEMM_BASE 1
 #include "gemm_relu_base.h" // bench/prepare.sh with TILEC_BASE: A/B runs
+#endif
+#if __has_include("flash_attention.h")
+#define TILEC_HAVE_FLASH_ATTENTION 1
+#include "flash.h"
+#include "flash_attention.h"
 #endif
 
 static std::mt19937_64 rng(std::random_device{}());
@@ -227,6 +233,29 @@ int main(int argc, char **argv) {
   cublasDestroy(blas);
 #else
   std::printf("{\"note\": \"no GEMM headers: T.gemm did not compile\"}\n");
+#endif
+#ifdef TILEC_HAVE_FLASH_ATTENTION
+  if (!gemmOnly) {
+    namespace fa = tilec_kernels::flash_attention;
+#define FA(fn) [](CUdeviceptr q, CUdeviceptr k, CUdeviceptr v, CUdeviceptr o) { return fa::fn(q, k, v, o); }
+    // Every output element against float64: causal, seq_len 1000 (a partial
+    // last query tile and KV tile), dim 64, batch and heads both > 1.
+    runFlashAttention("flash_attention_512", 1, 4, 512, 128, false, FA(flash_attention_512), !quick, rng);
+    runFlashAttention("flash_attention_512_causal", 1, 4, 512, 128, true, FA(flash_attention_512_causal), !quick, rng);
+    runFlashAttention("flash_attention_odd", 2, 3, 1000, 128, false, FA(flash_attention_odd), !quick, rng);
+    runFlashAttention("flash_attention_odd_causal", 2, 3, 1000, 128, true, FA(flash_attention_odd_causal), !quick, rng);
+    runFlashAttention("flash_attention_d64", 2, 3, 512, 64, false, FA(flash_attention_d64), !quick, rng);
+    runFlashAttention("flash_attention_d64_causal", 2, 3, 512, 64, true, FA(flash_attention_d64_causal), !quick, rng);
+    if (!quick) {
+      // The timing shape; its float64 reference covers 64 sampled rows.
+      runFlashAttention("flash_attention_4096", 8, 32, 4096, 128, false, FA(flash_attention_4096), true, rng, 64);
+      runFlashAttention("flash_attention_4096_causal", 8, 32, 4096, 128, true, FA(flash_attention_4096_causal), true, rng, 64);
+    }
+#undef FA
+  }
+#else
+  if (!gemmOnly)
+    std::printf("{\"note\": \"no flash_attention.h: flash_attention.tile did not compile\"}\n");
 #endif
   if (quick || gemmOnly)
     return 0;
