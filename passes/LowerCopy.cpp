@@ -381,8 +381,7 @@ private:
   /// its partner's high group and its own. Half the store instructions,
   /// and each 32-byte sector written whole by one of them. Returns that
   /// register step, or 0 when the layout does not have this shape.
-  int64_t pairedStoreStep(const Layout &layout, int64_t width,
-                          Type element) {
+  int64_t pairedStoreStep(const Layout &layout, int64_t width, Type element) {
     if (width * elementBytes(element) != 4 || layout.numLanes() < 2 ||
         layout.replicaThreadMask())
       return 0;
@@ -450,14 +449,15 @@ private:
                                          ValueRange{got}));
       Value first = arith::SelectOp::create(b, loc, even, lo, recv);
       Value second = arith::SelectOp::create(b, loc, even, recv, hi);
-      SmallVector<int64_t> mask = llvm::to_vector(llvm::seq<int64_t>(0, 2 * width));
+      SmallVector<int64_t> mask =
+          llvm::to_vector(llvm::seq<int64_t>(0, 2 * width));
       Value value = vector::ShuffleOp::create(b, loc, first, second, mask);
       // The even lane's group starts at its register r0, the odd lane's
       // `width` before its register r0 | step.
       SmallVector<Value> atLo = kernel.coords(b, loc, layout, r0);
       SmallVector<Value> atHi = kernel.coords(b, loc, layout, r0 | step);
-      atHi[last] = arith::SubIOp::create(b, loc, atHi[last],
-                                         constIndex(b, loc, width));
+      atHi[last] =
+          arith::SubIOp::create(b, loc, atHi[last], constIndex(b, loc, width));
       SmallVector<Value> squeezed;
       for (int d : fragDims)
         squeezed.push_back(

@@ -404,15 +404,16 @@ FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
   gemm.warpsN = parts[1];
   if (failed(gemm.readTiles()) || failed(gemm.readPlans()))
     return failure();
+  auto shapeA = cast<MemRefType>(op.getA().getType()).getShape();
+  gemm.kDim = op.getTransposeA() ? shapeA[0] : shapeA[1];
+  gemm.ms.assign(gemm.mTiles.begin(), gemm.mTiles.end());
+  gemm.ns.assign(gemm.nTiles.begin(), gemm.nTiles.end());
+  // After kDim and the m tiles: the A registers are looked up per both.
   if (const Fragment *a = kernel.fragment(op.getA())) {
     gemm.fragA = a;
     if (failed(gemm.readOperandA()))
       return failure();
   }
-  auto shapeA = cast<MemRefType>(op.getA().getType()).getShape();
-  gemm.kDim = op.getTransposeA() ? shapeA[0] : shapeA[1];
-  gemm.ms.assign(gemm.mTiles.begin(), gemm.mTiles.end());
-  gemm.ns.assign(gemm.nTiles.begin(), gemm.nTiles.end());
   return gemm;
 }
 
@@ -588,6 +589,8 @@ SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
   SharedSlot slotA{bufferA, stageA}, slotB{bufferB, stageB};
   SmallVector<Value> frags;
   if (fragA) {
+    assert(int64_t(aRegisters.size()) == int64_t(ms.size()) * numSteps() * 8 &&
+           "readOperandA ran before the tiles were known");
     // A from registers: pairs of elements packed as mma wants them.
     auto pairType = VectorType::get({2}, in);
     for (size_t mi = 0; mi < ms.size(); ++mi)
