@@ -4,12 +4,14 @@
 // the target facts (warp size, shared-memory limit, whether a device trap
 // exists) taken from TargetInfo so no pass names a vendor:
 //
-//   [tile-strip-debug] -> tile-infer-layouts -> tile-insert-barriers
+//   [tile-strip-debug] -> [tile-fast-math] -> tile-decompose-scan
+//   -> tile-infer-layouts -> tile-plan-pipeline -> tile-insert-barriers
 //   -> tile-outline-kernels
 //   -> tile-lower-simt -> tile-plan-shared -> tile-lower-shared
-//   -> canonicalize, cse -> arith-int-range-optimizations (per gpu.module:
-//      folds the bounds checks that thread/block ranges settle, e.g. the
-//      tail guards of a full block) -> canonicalize, cse
+//   -> [tile-fast-math] -> canonicalize, cse
+//   -> arith-int-range-optimizations (per gpu.module: folds the bounds
+//      checks that thread/block ranges settle, e.g. the tail guards of a
+//      full block) -> canonicalize, cse
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +31,10 @@ LogicalResult tilec::buildTileToGPUPipeline(OpPassManager &pm,
     return failure();
   if (opts.stripDebug)
     pm.addPass(createTileStripDebug());
+  // Early, so that every pass sees the flags on the ops the user wrote and
+  // the clones it makes of them keep them.
+  if (opts.fastMath)
+    pm.addPass(createTileFastMath());
   TileInferLayoutsOptions infer;
   infer.warpSize = opts.warpSize ? opts.warpSize : target->warpSize();
   infer.chip = opts.chip;
@@ -47,6 +53,10 @@ LogicalResult tilec::buildTileToGPUPipeline(OpPassManager &pm,
   plan.maxBytes = target->maxSharedMemoryPerBlock();
   pm.addPass(createTilePlanShared(plan));
   pm.addPass(createTileLowerShared());
+  // Again for the float ops the lowering created (reduction combiners,
+  // expansions), before the cleanups fold and merge ops by their flags.
+  if (opts.fastMath)
+    pm.addPass(createTileFastMath());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addNestedPass<gpu::GPUModuleOp>(arith::createIntRangeOptimizationsPass());
@@ -65,6 +75,10 @@ struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
   Option<bool> stripDebug{*this, "strip-debug",
                           llvm::cl::desc("Drop tile.print/device_assert"),
                           llvm::cl::init(false)};
+  Option<bool> fastMath{
+      *this, "fast-math",
+      llvm::cl::desc("Mark device float math fastmath<fast> (tile-fast-math)"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -76,6 +90,7 @@ void tilec::registerTileToGPUPipeline() {
         opts.chip = options.chip;
         opts.warpSize = options.warpSize;
         opts.stripDebug = options.stripDebug;
+        opts.fastMath = options.fastMath;
         // An unknown chip leaves the pipeline empty; report it loudly.
         if (failed(buildTileToGPUPipeline(pm, opts)))
           llvm::errs() << "tile-to-gpu: unknown chip '" << opts.chip << "'\n";

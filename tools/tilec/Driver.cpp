@@ -115,7 +115,8 @@ static std::string defaultOutput(const DriverOptions &opts, EmitKind kind) {
 }
 
 /// Lowers tile-dialect kernels to the GPU dialect. A module already at the
-/// GPU level (hand-written, or from --emit=gpu) passes through unchanged.
+/// GPU level (hand-written, or from --emit=gpu) passes through unchanged,
+/// except for the fastmath flags --fast-math puts on its float ops.
 static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
                                       const DriverOptions &opts) {
   bool hasTileKernels = false;
@@ -123,10 +124,16 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
     if (op->hasAttr(tile::TileDialect::getKernelFuncAttrName()))
       hasTileKernels = true;
   });
-  if (!hasTileKernels ||
-      module->hasAttr(mlir::gpu::GPUDialect::getContainerModuleAttrName()))
-    return mlir::success();
   mlir::PassManager pm(module.getContext());
+  if (!hasTileKernels ||
+      module->hasAttr(mlir::gpu::GPUDialect::getContainerModuleAttrName())) {
+    // Only --fast-math has work left there: the flags on the gpu.funcs'
+    // float ops are what the code generators read.
+    if (!opts.fastMath)
+      return mlir::success();
+    pm.addPass(createTileFastMath());
+    return pm.run(module);
+  }
   if (opts.printIRAfterAll) {
     module.getContext()->disableMultithreading();
     pm.enableIRPrinting(
@@ -136,6 +143,7 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
   }
   TileToGPUOptions lowering;
   lowering.chip = opts.target;
+  lowering.fastMath = opts.fastMath;
   if (mlir::failed(buildTileToGPUPipeline(pm, lowering)))
     return mlir::failure();
   return pm.run(module);

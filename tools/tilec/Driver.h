@@ -31,6 +31,9 @@ struct DriverOptions {
   std::string depfilePath;
   std::string depTarget;
   bool printIRAfterAll = false;
+  /// --fast-math: fastmath<fast> on the kernels' float ops (approximate
+  /// division and exp/log/sin, no NaN/Inf guarantees).
+  bool fastMath = false;
 };
 
 /// Exit codes, as documented in `tilec --help`.

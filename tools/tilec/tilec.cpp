@@ -72,6 +72,9 @@ int main(int argc, char **argv) {
                "-MD: write a depfile (Make/Ninja) beside the output");
   app.add_option("--MF", opts.depfilePath, "-MF FILE: the depfile's path");
   app.add_option("--MT", opts.depTarget, "-MT NAME: the depfile's target");
+  app.add_flag("--fast-math", opts.fastMath,
+               "Approximate kernel float math (fast div/exp/log/sin; "
+               "assumes no NaN/Inf)");
   app.add_flag("--print-ir-after-all", opts.printIRAfterAll,
                "Print the IR after every pass to stderr");
 

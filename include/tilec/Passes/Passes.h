@@ -49,6 +49,9 @@ struct TileToGPUOptions {
   unsigned warpSize = 0;
   /// Drop tile.print and tile.device_assert (release builds).
   bool stripDebug = false;
+  /// Mark every float op of the kernels fastmath<fast> (tile-fast-math):
+  /// approximate division and exp/log/sin, no NaN/Inf guarantees.
+  bool fastMath = false;
   /// Width of `index` when the module is lowered to LLVM (CodegenOptions'
   /// indexBitwidth; the tensor-core lowering needs it).
   unsigned indexBitwidth = 32;
@@ -58,16 +61,17 @@ struct TileToGPUOptions {
 /// module of traced prim_funcs (tile dialect) into a `gpu.container_module`
 /// whose `gpu.module @tilec_kernels` holds one `gpu.func` kernel per
 /// `tile.kernel`, using only upstream gpu/arith/math/memref/scf/cf/vector
-/// ops: [tile-strip-debug], tile-infer-layouts, tile-insert-barriers,
+/// ops: [tile-strip-debug], [tile-fast-math], tile-decompose-scan,
+/// tile-infer-layouts, tile-plan-pipeline, tile-insert-barriers,
 /// tile-outline-kernels, tile-lower-simt, tile-plan-shared,
-/// tile-lower-shared and the upstream cleanups
+/// tile-lower-shared, [tile-fast-math] and the upstream cleanups
 /// (canonicalize, cse, integer-range folding). Fails, adding nothing, when
 /// `opts.chip` is not a chip TargetInfo knows (the caller reports it).
 mlir::LogicalResult buildTileToGPUPipeline(mlir::OpPassManager &pm,
                                            const TileToGPUOptions &opts);
 
 /// Registers the pipeline as `tile-to-gpu` (options `chip`, `warp-size`,
-/// `strip-debug`) for tilec-opt.
+/// `strip-debug`, `fast-math`) for tilec-opt.
 void registerTileToGPUPipeline();
 
 } // namespace tilec

@@ -1,0 +1,66 @@
+//===- FastMath.cpp - tile-fast-math: fastmath<fast> on device float ops --===//
+//
+// Algorithm: one walk over the pass's op; every op implementing
+// ArithFastMathInterface whose nearest enclosing tile.kernel or gpu.func
+// exists gets `fastmath = fast`. The flag lives on each op rather than in a
+// module-wide switch because that is where MLIR's lowerings look: the
+// libdevice patterns pick __nv_fast_* per op (`afn`), arith-to-llvm copies
+// the flags onto each LLVM instruction, and LLVM 22's NVPTX backend chooses
+// div.approx per instruction (`afn`), no longer from a function attribute.
+//
+// The pipeline runs this pass twice: before the SIMT lowering, so every
+// pass sees the flags on the ops the user wrote (and clones keep them), and
+// after it, for the float ops the lowering creates (the combiners of
+// shuffle reductions, the truncations of fragment stores, ...).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Dialect/TileOps.h"
+#include "tilec/Passes/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-fast-math"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEFASTMATH
+#include "tilec/Passes/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+
+namespace {
+
+/// Whether `op` runs on the device: it sits in a kernel body, before or
+/// after outlining. gpu.funcs that are not kernels are device functions.
+bool isOnDevice(Operation *op) {
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    if (isa<tilec::tile::KernelOp, gpu::GPUFuncOp>(parent))
+      return true;
+  return false;
+}
+
+struct TileFastMath : tilec::impl::TileFastMathBase<TileFastMath> {
+  using TileFastMathBase::TileFastMathBase;
+
+  void runOnOperation() override {
+    auto fast = arith::FastMathFlagsAttr::get(&getContext(),
+                                              arith::FastMathFlags::fast);
+    unsigned changed = 0;
+    getOperation()->walk([&](arith::ArithFastMathInterface op) {
+      if (op.getFastMathFlagsAttr() == fast || !isOnDevice(op))
+        return;
+      op->setAttr(op.getFastMathAttrName(), fast);
+      ++changed;
+    });
+    LLVM_DEBUG(llvm::dbgs()
+               << "tile-fast-math: marked " << changed << " ops\n");
+    if (changed == 0)
+      markAllAnalysesPreserved();
+  }
+};
+
+} // namespace
