@@ -36,6 +36,17 @@ compile cumsum cumsum \
 # timing shape, 8x32x4096x128, and its causal twin.
 compile flash_attention flash_attention \
   '[{"name": "flash_attention_512", "batch": 1, "heads": 4, "seq_len": 512, "dim": 128}, {"name": "flash_attention_512_causal", "batch": 1, "heads": 4, "seq_len": 512, "dim": 128, "is_causal": true}, {"name": "flash_attention_odd", "batch": 2, "heads": 3, "seq_len": 1000, "dim": 128}, {"name": "flash_attention_odd_causal", "batch": 2, "heads": 3, "seq_len": 1000, "dim": 128, "is_causal": true}, {"name": "flash_attention_d64", "batch": 2, "heads": 3, "seq_len": 512, "dim": 64}, {"name": "flash_attention_d64_causal", "batch": 2, "heads": 3, "seq_len": 512, "dim": 64, "is_causal": true}, {"name": "flash_attention_4096", "batch": 8, "heads": 32, "seq_len": 4096, "dim": 128}, {"name": "flash_attention_4096_causal", "batch": 8, "heads": 32, "seq_len": 4096, "dim": 128, "is_causal": true}]'
+# gemm_bias_gelu again with --fast-math (approximate division and exp in
+# the GELU epilogue), as its own header namespace.
+cp examples/gemm_bias_gelu.tile "$out/gemm_bias_gelu_fast.tile"
+printf '%s' '[{"name": "gemm_bias_gelu_fast", "M": 4096, "N": 4096, "K": 1024}, {"name": "gemm_bias_gelu_fast_odd", "M": 1000, "N": 1000, "K": 1000}]' >"$out/gemm_bias_gelu_fast.instances.json"
+if "$tilec" "$out/gemm_bias_gelu_fast.tile" --fast-math --target sm_90a --instances "$out/gemm_bias_gelu_fast.instances.json" \
+  -o "$out/gemm_bias_gelu_fast.ptx" --header "$out/gemm_bias_gelu_fast.h" 2>"$out/gemm_bias_gelu_fast.log"; then
+  echo "prepare: gemm_bias_gelu_fast (--fast-math) -> $out/gemm_bias_gelu_fast.{ptx,h}"
+else
+  echo "prepare: gemm_bias_gelu_fast does not compile: $(head -n 1 "$out/gemm_bias_gelu_fast.log")"
+fi
+
 # A/B against another tilec build (TILEC_BASE=/path/to/tilec): the best
 # GEMM configuration compiled by both, timed side by side by the harness.
 if [ -n "${TILEC_BASE:-}" ]; then

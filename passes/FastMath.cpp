@@ -1,12 +1,17 @@
-//===- FastMath.cpp - tile-fast-math: fastmath<fast> on device float ops --===//
+//===- FastMath.cpp - tile-fast-math: approximate device float math -------===//
 //
 // Algorithm: one walk over the pass's op; every op implementing
-// ArithFastMathInterface whose nearest enclosing tile.kernel or gpu.func
-// exists gets `fastmath = fast`. The flag lives on each op rather than in a
-// module-wide switch because that is where MLIR's lowerings look: the
-// libdevice patterns pick __nv_fast_* per op (`afn`), arith-to-llvm copies
-// the flags onto each LLVM instruction, and LLVM 22's NVPTX backend chooses
-// div.approx per instruction (`afn`), no longer from a function attribute.
+// ArithFastMathInterface inside a tile.kernel or gpu.func gets the flags
+// `arcp contract afn` added to its own: approximate division and library
+// functions and contraction, what nvcc's --use_fast_math means (less its
+// flush to zero). Not `reassoc` (LLVM would undo the FMA form kernels write,
+// x * s - m * s, into a subtract and a multiply) and not `nnan`/`ninf`
+// (attention masks are -inf by design, and exp2(-inf) must stay 0). The flag
+// lives on each op rather than in a module-wide switch because that is where
+// MLIR's lowerings look: the libdevice patterns pick __nv_fast_* per op
+// (`afn`), arith-to-llvm copies the flags onto each LLVM instruction, and LLVM
+// 22's NVPTX backend chooses div.approx per instruction (`afn`), no longer from
+// a function attribute.
 //
 // The pipeline runs this pass twice: before the SIMT lowering, so every
 // pass sees the flags on the ops the user wrote (and clones keep them), and
@@ -47,13 +52,18 @@ struct TileFastMath : tilec::impl::TileFastMathBase<TileFastMath> {
   using TileFastMathBase::TileFastMathBase;
 
   void runOnOperation() override {
-    auto fast = arith::FastMathFlagsAttr::get(&getContext(),
-                                              arith::FastMathFlags::fast);
+    constexpr arith::FastMathFlags wanted = arith::FastMathFlags::arcp |
+                                            arith::FastMathFlags::contract |
+                                            arith::FastMathFlags::afn;
     unsigned changed = 0;
     getOperation()->walk([&](arith::ArithFastMathInterface op) {
-      if (op.getFastMathFlagsAttr() == fast || !isOnDevice(op))
+      arith::FastMathFlags old = arith::FastMathFlags::none;
+      if (arith::FastMathFlagsAttr attr = op.getFastMathFlagsAttr())
+        old = attr.getValue();
+      if ((old & wanted) == wanted || !isOnDevice(op))
         return;
-      op->setAttr(op.getFastMathAttrName(), fast);
+      op->setAttr(op.getFastMathAttrName(),
+                  arith::FastMathFlagsAttr::get(&getContext(), old | wanted));
       ++changed;
     });
     LLVM_DEBUG(llvm::dbgs()

@@ -193,6 +193,10 @@ class CopyLowering {
 public:
   explicit CopyLowering(KernelLowering &kernel) : kernel(kernel) {}
 
+private:
+  std::optional<bool> ieeeDivision;
+
+public:
   LogicalResult lower(tile::CopyOp copy) {
     Box src{copy.getSrc(), llvm::to_vector(copy.getSrcOffsets()),
             llvm::to_vector(copy.getSrcExtents())};
@@ -299,7 +303,7 @@ private:
       }
     }
 
-    if (!toFragment && !storeOnce && width > 1) {
+    if (!toFragment && !storeOnce && width > 1 && !hasIEEEDivision()) {
       if (int64_t step = pairedStoreStep(layout, width, otherElement);
           step && alignedStarts(other, 2 * width) &&
           uniformGuard(other, 2 * width)) {
@@ -409,6 +413,25 @@ private:
         return step;
     }
     return 0;
+  }
+
+  /// Whether the kernel divides floats with IEEE rounding (no `afn`): on
+  /// NVIDIA that division has a slow path that is a subroutine call in
+  /// SASS, and registers live across it are saved to the stack. Paired
+  /// stores keep one group alive while the next ones are computed, which
+  /// made gemm_bias_gelu's epilogue (a division per element) spill; such
+  /// kernels keep the plain stores.
+  bool hasIEEEDivision() {
+    if (!ieeeDivision)
+      ieeeDivision =
+          kernel.getFunc()
+              .walk([](arith::DivFOp div) {
+                bool approx = bitEnumContainsAll(div.getFastmath(),
+                                                 arith::FastMathFlags::afn);
+                return approx ? WalkResult::advance() : WalkResult::interrupt();
+              })
+              .wasInterrupted();
+    return *ieeeDivision;
   }
 
   void storePairs(OpBuilder &b, Location loc, const Fragment &frag,

@@ -24,6 +24,10 @@
 #include "gemm_bias_gelu.h"
 #include "gemm_relu.h"
 #endif
+#if defined(TILEC_HAVE_GEMM) && __has_include("gemm_bias_gelu_fast.h")
+#define TILEC_HAVE_GELU_FAST 1
+#include "gemm_bias_gelu_fast.h" // the same kernel built with --fast-math
+#endif
 #if defined(TILEC_HAVE_GEMM) && __has_include("gemm_relu_base.h")
 #define TILEC_HAVE_GEMM_BASE 1
 #include "gemm_relu_base.h" // bench/prepare.sh with TILEC_BASE: A/B runs
@@ -228,6 +232,16 @@ int main(int argc, char **argv) {
     runGemm(blas, "gemm_relu 256x128x64 t=256 s=3", 8192, 8192, 8192, false, Epilogue::Relu, RELU(gemm_relu_m256_k64_t256_8192), true, rng);
     runGemm(blas, "gemm_relu (as gemm_bias_gelu's shape)", 4096, 4096, 1024, false, Epilogue::Relu, RELU(gemm_relu_k1024), true, rng);
     runGemm(blas, "gemm_bias_gelu", 4096, 4096, 1024, false, Epilogue::BiasGelu, GELU(gemm_bias_gelu), true, rng);
+#ifdef TILEC_HAVE_GELU_FAST
+    runGemm(blas, "gemm_bias_gelu --fast-math", 4096, 4096, 1024, false, Epilogue::BiasGelu,
+            [](CUdeviceptr a, CUdeviceptr b, CUdeviceptr bias, CUdeviceptr c) {
+              return tilec_kernels::gemm_bias_gelu_fast::gemm_bias_gelu_fast(a, b, bias, c);
+            }, true, rng);
+    runGemm(blas, "gemm_bias_gelu_odd --fast-math", 1000, 1000, 1000, false, Epilogue::BiasGelu,
+            [](CUdeviceptr a, CUdeviceptr b, CUdeviceptr bias, CUdeviceptr c) {
+              return tilec_kernels::gemm_bias_gelu_fast::gemm_bias_gelu_fast_odd(a, b, bias, c);
+            }, true, rng);
+#endif
     runGemm(blas, "gemm_bias_gelu_bf16", 4096, 4096, 1024, true, Epilogue::BiasGelu, GELU(gemm_bias_gelu_bf16), true, rng);
   }
   cublasDestroy(blas);

@@ -1,4 +1,4 @@
-// tile-fast-math sets fastmath<fast> on the float ops of kernels (inside a
+// tile-fast-math adds fastmath<arcp,contract,afn> to the float ops of kernels (inside a
 // tile.kernel, or in a gpu.func once outlined) and leaves host code, other
 // functions and ops without fastmath flags alone.
 // RUN: tilec-opt %s -split-input-file -tile-fast-math | FileCheck %s
@@ -18,14 +18,14 @@ func.func @gelu(%g: memref<128xf32>, %s: f32) attributes {tile.kernel} {
     // CHECK: tile.parallel
     tile.parallel (%i) in [128] {
       // CHECK-NEXT: memref.load
-      // CHECK-NEXT: arith.mulf %{{.*}}, %{{.*}} fastmath<fast> : f32
-      // CHECK-NEXT: math.exp %{{.*}} fastmath<fast> : f32
-      // CHECK-NEXT: arith.addf %{{.*}}, %{{.*}} fastmath<fast> : f32
-      // CHECK-NEXT: arith.divf %{{.*}}, %{{.*}} fastmath<fast> : f32
-      // CHECK-NEXT: arith.cmpf olt, %{{.*}}, %{{.*}} fastmath<fast> : f32
+      // CHECK-NEXT: arith.mulf %{{.*}}, %{{.*}} fastmath<arcp,contract,afn> : f32
+      // CHECK-NEXT: math.exp %{{.*}} fastmath<arcp,contract,afn> : f32
+      // CHECK-NEXT: arith.addf %{{.*}}, %{{.*}} fastmath<arcp,contract,afn> : f32
+      // CHECK-NEXT: arith.divf %{{.*}}, %{{.*}} fastmath<arcp,contract,afn> : f32
+      // CHECK-NEXT: arith.cmpf olt, %{{.*}}, %{{.*}} fastmath<arcp,contract,afn> : f32
       // CHECK-NEXT: arith.select
-      // CHECK-NEXT: arith.truncf %{{.*}} fastmath<fast> : f32 to f16
-      // CHECK-NEXT: arith.extf %{{.*}} fastmath<fast> : f16 to f32
+      // CHECK-NEXT: arith.truncf %{{.*}} fastmath<arcp,contract,afn> : f32 to f16
+      // CHECK-NEXT: arith.extf %{{.*}} fastmath<arcp,contract,afn> : f16 to f32
       // CHECK-NEXT: memref.store
       %x = memref.load %g[%i] : memref<128xf32>
       %t = arith.mulf %x, %c fastmath<contract> : f32
@@ -54,8 +54,8 @@ func.func @gelu(%g: memref<128xf32>, %s: f32) attributes {tile.kernel} {
 // CHECK-LABEL: gpu.module @kernels
 gpu.module @kernels {
   // CHECK: gpu.func @k
-  // CHECK: math.log %{{.*}} fastmath<fast> : f32
-  // CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<fast> : f32
+  // CHECK: math.log %{{.*}} fastmath<arcp,contract,afn> : f32
+  // CHECK: arith.divf %{{.*}}, %{{.*}} fastmath<arcp,contract,afn> : f32
   gpu.func @k(%x: memref<4xf32>) kernel {
     %c0 = arith.constant 0 : index
     %v = memref.load %x[%c0] : memref<4xf32>
@@ -65,7 +65,7 @@ gpu.module @kernels {
     gpu.return
   }
   // CHECK: gpu.func @device_fn
-  // CHECK: math.sqrt %{{.*}} fastmath<fast> : f32
+  // CHECK: math.sqrt %{{.*}} fastmath<arcp,contract,afn> : f32
   gpu.func @device_fn(%v: f32) -> f32 {
     %r = math.sqrt %v : f32
     gpu.return %r : f32

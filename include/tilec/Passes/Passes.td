@@ -34,32 +34,32 @@ def TileStripDebug : Pass<"tile-strip-debug"> {
 }
 
 def TileFastMath : Pass<"tile-fast-math"> {
-  let summary = "Mark the float math of kernels fastmath<fast> (--fast-math)";
+  let summary = "Approximate float math in kernels (--fast-math)";
   let description = [{
-    Sets the `fastmath` attribute to `fast` (every LLVM fast-math flag:
-    `reassoc`, `nnan`, `ninf`, `nsz`, `arcp`, `contract`, `afn`) on every
-    op implementing `ArithFastMathInterface` (arith float arithmetic and
+    Adds the fast-math flags `arcp`, `contract` and `afn` to every op
+    implementing `ArithFastMathInterface` (arith float arithmetic and
     comparisons, math ops) that runs on the device: ops nested in a
     `tile.kernel`, or in a `gpu.func` once kernels are outlined. Host code
     around a `tile.kernel` (grid sizes, launch arguments) keeps IEEE
     semantics. `tilec --fast-math` runs it, the analogue of nvcc's
-    `--use_fast_math` and clang's `-ffast-math`; the `tile-to-gpu`
+    `--use_fast_math` (without its flush to zero); the `tile-to-gpu`
     pipeline (`fast-math=true`) runs it first on the tile IR and again
     after tile-lower-shared, for the float ops the lowering created.
 
     The flags are what the code generators read: `math.exp` with `afn`
     lowers to `__nv_fast_expf` (`ex2.approx`) instead of `__nv_expf`,
     `arith.divf` with `afn` to PTX `div.approx.f32` instead of the IEEE
-    `div.rn.f32` with its slow path, and `nnan`/`ninf` let LLVM assume that
-    no operand or result is a NaN or an infinity (an infinity that reaches
-    such an op gives an unspecified result).
+    `div.rn.f32` with its slow path. Deliberately not set: `reassoc` (LLVM
+    would turn the FMA form kernels write, `x * s - m * s`, back into a
+    subtract and a multiply) and `nnan`/`ninf` (attention masks are `-inf`
+    by design, and `exp2(-inf)` must stay 0).
 
     Example:
 
     ```mlir
     tile.kernel blocks(%bx) in (%c1) threads(128) {
-      %e = math.exp %x : f32             // math.exp %x fastmath<fast> : f32
-      %y = arith.divf %x, %e : f32       // arith.divf %x, %e fastmath<fast>
+      %e = math.exp %x : f32        // math.exp %x fastmath<arcp,contract,afn>
+      %y = arith.divf %x, %e : f32  // arith.divf %x, %e fastmath<arcp,...>
     }
     ```
   }];
