@@ -16,14 +16,17 @@
 // lowering, which is correct at any stage count.
 //
 // Applying (inside tile-lower-simt, which owns the operand registers),
-// with n = ceildiv(ub - lb, step):
+// with n = ceildiv(ub - lb, step). A loop with one gemm gets the main loop
+// of steadyWithCarriedFragments (below): one barrier per tile, before its
+// last k-step, with the next tile's first fragments carried into the next
+// iteration. A loop with several gemms gets the plain schedule:
 //
 //   for s in [0, S-1): copies(s) -> ring[s];  commit
 //   for j in [0, n):
 //     cp.async.wait_group S-2      // this thread's copies of j landed
 //     barrier                      // everyone's did; everyone finished j-1
 //     copies(j+S-1) -> ring[(j+S-1) % S]; commit   // the slot of j-1
-//     gemm(ring[j % S])
+//     gemms(ring[j % S])
 //   cp.async.wait_group 0
 //
 // Copies of iterations past the end (j >= n) read 0 bytes from the last
@@ -31,10 +34,10 @@
 // every iteration commits one group and wait_group S-2 always means
 // "iteration j landed".
 //
-// The single barrier per iteration covers both hazards: reads of slot
-// j % S see every thread's writes, and the slot refilled in iteration j
-// was last read by the gemm of iteration j - 1, which every thread has
-// finished. The body's own tile.barriers (from tile-insert-barriers) are
+// In the plain schedule the single barrier per iteration covers both
+// hazards: reads of slot j % S see every thread's writes, and the slot
+// refilled in iteration j was last read by the gemm of iteration j - 1,
+// which every thread has finished. The body's own tile.barriers (from tile-insert-barriers) are
 // dropped. The copies' offsets are recomputed for the iteration they
 // load by cloning their side-effect-free def chains.
 //
