@@ -346,18 +346,46 @@ LogicalResult gemm::inferGemmLayouts(Operation *kernel, int64_t warpSize,
   return GemmInference(kernel, *threads, warpSize, *target).run();
 }
 
+int64_t gemm::operandRowDim(tile::CopyOp copy) {
+  auto src = cast<MemRefType>(copy.getSrc().getType());
+  auto dst = cast<MemRefType>(copy.getDst().getType());
+  if (src.getRank() < 2 || dst.getRank() != 2 || !dst.hasStaticShape())
+    return -1;
+  ArrayRef<int64_t> extents = copy.getSrcExtents();
+  int64_t last = src.getRank() - 1;
+  if (extents[last] != dst.getDimSize(1))
+    return -1;
+  // The row dimension: the one other extent that is not 1 (the last but
+  // one when every other extent is 1).
+  int64_t rowDim = last - 1, wide = 0;
+  for (int64_t d = 0; d < last; ++d)
+    if (extents[d] != 1) {
+      rowDim = d;
+      ++wide;
+    }
+  if (wide > 1)
+    return -1;
+  if (extents[rowDim] != dst.getDimSize(0))
+    return -1;
+  return rowDim;
+}
+
 bool gemm::isOperandCopy(tile::CopyOp copy) {
   auto src = cast<MemRefType>(copy.getSrc().getType());
   auto dst = cast<MemRefType>(copy.getDst().getType());
-  if (!tile::isGlobal(src) || src.getRank() != 2 || dst.getRank() != 2 ||
+  if (!tile::isGlobal(src) || dst.getRank() != 2 ||
       tile::getMemorySpace(dst) != tile::MemorySpace::shared ||
       src.getElementType() != dst.getElementType() || !dst.hasStaticShape())
     return false;
-  if (copy.getSrcExtents() != dst.getShape() ||
-      copy.getDstExtents() != dst.getShape())
+  if (operandRowDim(copy) < 0 || copy.getDstExtents() != dst.getShape())
     return false;
-  for (Value offset : copy.getDstOffsets()) {
-    std::optional<int64_t> v = getConstantIntValue(offset);
+  // Columns must be the contiguous dimension.
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(src.getStridesAndOffset(strides, offset)) || strides.back() != 1)
+    return false;
+  for (Value offsetValue : copy.getDstOffsets()) {
+    std::optional<int64_t> v = getConstantIntValue(offsetValue);
     if (!v || *v != 0)
       return false;
   }

@@ -87,9 +87,14 @@ mlir::LogicalResult inferGemmLayouts(mlir::Operation *kernel, int64_t warpSize,
 void planPipelines(mlir::Operation *root);
 
 /// Whether `copy` is one the gemm path lowers into a swizzled buffer: a
-/// global 2-D source, the whole 2-D shared destination at offset zero,
-/// rows of whole 16-byte chunks. Other users keep a buffer row-major.
+/// global source whose box is a 2-D tile (its rows along one dimension, its
+/// columns along the last, every other extent 1: FlashAttention's
+/// K[b, rows, h, :]), the whole 2-D shared destination at offset zero, rows
+/// of whole 16-byte chunks. Other users keep a buffer row-major.
 bool isOperandCopy(tile::CopyOp copy);
+
+/// For an operand copy, the source dimension its rows run along.
+int64_t operandRowDim(tile::CopyOp copy);
 
 /// The XOR swizzle recorded on a shared tile.alloc (bits == 0: none).
 XorSwizzle readSwizzle(mlir::Operation *alloc);

@@ -36,17 +36,19 @@ llvm::SmallVector<mlir::Value, 3> slotIndices(mlir::OpBuilder &b,
 /// aligned and decided by one bounds check (cp.async needs both).
 bool asyncCopyOk(mlir::Value src, mlir::Value c0, int64_t elemBytes);
 
-/// Copies the tile of global `src` at (r0, c0) into `dst` (whole tile) as
+/// Copies the tile of global `src` at `offsets` (one per src dimension;
+/// the tile's rows run along dimension `rowDim`, its columns along the last
+/// one, every other dimension is a fixed index) into `dst` (whole tile) as
 /// 16-byte chunks; with `async` (and aligned chunks) as cp.async.cg
 /// (zero-filling what lies outside `src`), for the caller to commit and
 /// wait on, returning true; otherwise with loads and stores, returning
 /// false. `live` (an i1, may be null) false: nothing is copied (async
-/// copies still issue, reading 0 bytes, so `src` at (r0, c0) must be a
+/// copies still issue, reading 0 bytes, so `src` at `offsets` must be a
 /// valid address).
 bool emitOperandCopy(KernelLowering &kernel, mlir::OpBuilder &b,
-                     mlir::Location loc, mlir::Value src, mlir::Value r0,
-                     mlir::Value c0, SharedSlot dst, bool async,
-                     mlir::Value live);
+                     mlir::Location loc, mlir::Value src,
+                     mlir::ValueRange offsets, int64_t rowDim, SharedSlot dst,
+                     bool async, mlir::Value live);
 
 /// The mma.sync m16n8k16 code of one T.gemm, in the pieces a software
 /// pipeline interleaves: the ldmatrix fragments of one k-step of 16 (as a

@@ -197,14 +197,25 @@ SmallVector<Value, 3> simt::slotIndices(OpBuilder &b, Location loc,
 
 bool simt::asyncCopyOk(Value src, Value c0, int64_t elemBytes) {
   auto type = cast<MemRefType>(src.getType());
-  int64_t vec = 16 / elemBytes;
-  return !type.isDynamicDim(1) && type.getDimSize(1) % vec == 0 &&
+  int64_t vec = 16 / elemBytes, last = type.getRank() - 1;
+  return !type.isDynamicDim(last) && type.getDimSize(last) % vec == 0 &&
          knownDivisor(c0) % vec == 0;
 }
 
 bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
-                           Value src, Value r0, Value c0, SharedSlot dst,
-                           bool async, Value live) {
+                           Value src, ValueRange offsets, int64_t rowDim,
+                           SharedSlot dst, bool async, Value live) {
+  // The tile's rows run along src dimension `rowDim`, its columns along the
+  // last (contiguous) one; any other dimension is a fixed index (a head,
+  // a batch: FlashAttention's K[b, rows, h, :]).
+  int64_t colDim = int64_t(offsets.size()) - 1;
+  Value r0 = offsets[rowDim], c0 = offsets[colDim];
+  auto at2 = [&](Value row, Value col) {
+    SmallVector<Value, 4> indices(offsets.begin(), offsets.end());
+    indices[rowDim] = row;
+    indices[colDim] = col;
+    return indices;
+  };
   auto dstType = cast<MemRefType>(dst.buffer.getType());
   Type elem = dstType.getElementType();
   int64_t elemBytes = dstType.getElementTypeBitWidth() / 8;
@@ -215,7 +226,8 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
   int64_t threads = kernel.getThreads();
   auto vecType = VectorType::get({vec}, elem);
 
-  Value srcRows = dimOf(b, loc, src, 0), srcCols = dimOf(b, loc, src, 1);
+  Value srcRows = dimOf(b, loc, src, rowDim),
+        srcCols = dimOf(b, loc, src, colDim);
   // A bounds check of a chunk's first element decides the chunk when the
   // row length and the column offset are multiples of the chunk, and then
   // the chunk is 16-byte aligned too (the base is, by the launch ABI).
@@ -254,20 +266,19 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
     int64_t offset;
     auto srcType = cast<MemRefType>(src.getType());
     if (succeeded(srcType.getStridesAndOffset(strides, offset)) &&
-        !ShapedType::isDynamic(strides[0]))
-      srcRowStride = strides[0];
+        !ShapedType::isDynamic(strides[rowDim]))
+      srcRowStride = strides[rowDim];
   }
   unsigned indexBits = kernel.getOptions().indexBitwidth;
   Value firstSrc, originSrc;
   if (async && wholeRows && srcRowStride) {
-    firstSrc =
-        elementPointer(ob, loc, src,
-                       ValueRange{arith::AddIOp::create(ob, loc, r0, firstRow),
-                                  arith::AddIOp::create(ob, loc, c0, firstCol)},
-                       indexBits);
-    originSrc = elementPointer(ob, loc, src,
-                               ValueRange{cIdx(ob, loc, 0), cIdx(ob, loc, 0)},
-                               indexBits);
+    firstSrc = elementPointer(
+        ob, loc, src,
+        at2(arith::AddIOp::create(ob, loc, r0, firstRow),
+            arith::AddIOp::create(ob, loc, c0, firstCol)),
+        indexBits);
+    SmallVector<Value, 4> zeros(offsets.size(), cIdx(ob, loc, 0));
+    originSrc = elementPointer(ob, loc, src, zeros, indexBits);
   }
   for (int64_t step = 0; step * threads < chunks; ++step) {
     Value q =
@@ -309,7 +320,7 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
           Value zero = cIdx(ib, loc, 0);
           Value sr = arith::SelectOp::create(ib, loc, ok, gRow, zero);
           Value sc = arith::SelectOp::create(ib, loc, ok, gCol, zero);
-          from = elementPointer(ib, loc, src, ValueRange{sr, sc}, indexBits);
+          from = elementPointer(ib, loc, src, at2(sr, sc), indexBits);
         }
         if (live)
           ok = arith::AndIOp::create(ib, loc, ok, live);
@@ -333,7 +344,7 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
                                       /*withElseRegion=*/true);
         OpBuilder tb = ifOp.getThenBodyBuilder();
         Value loaded = vector::LoadOp::create(tb, loc, vecType, src,
-                                              ValueRange{gRow, gCol}, false,
+                                              at2(gRow, gCol), false,
                                               llvm::MaybeAlign(16));
         scf::YieldOp::create(tb, loc, loaded);
         OpBuilder eb = ifOp.getElseBodyBuilder();
@@ -354,7 +365,7 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
           OpBuilder tb = ifOp.getThenBodyBuilder();
           scf::YieldOp::create(
               tb, loc,
-              memref::LoadOp::create(tb, loc, src, ValueRange{gRow, c})
+              memref::LoadOp::create(tb, loc, src, at2(gRow, c))
                   .getResult());
           OpBuilder eb = ifOp.getElseBodyBuilder();
           scf::YieldOp::create(eb, loc, zeroOf(eb, loc, elem));
@@ -729,7 +740,7 @@ LogicalResult simt::lowerOperandCopies(KernelLowering &kernel) {
   for (tile::CopyOp copy : copies) {
     OpBuilder b(copy);
     emitOperandCopy(kernel, b, copy.getLoc(), copy.getSrc(),
-                    copy.getSrcOffsets()[0], copy.getSrcOffsets()[1],
+                    copy.getSrcOffsets(), gemm::operandRowDim(copy),
                     SharedSlot{copy.getDst(), Value()}, /*async=*/false,
                     /*live=*/Value());
     copy.erase();

@@ -371,11 +371,13 @@ private:
     map.map(loop.getInductionVar(), iv);
     bool async = false;
     for (tile::CopyOp copy : copies) {
-      Value r0 = remap(copy.getSrcOffsets()[0], loop, map, b);
-      Value c0 = remap(copy.getSrcOffsets()[1], loop, map, b);
-      async |= simt::emitOperandCopy(kernel, b, copy.getLoc(), copy.getSrc(),
-                                     r0, c0, slot(copy.getDst(), stage),
-                                     /*async=*/true, live);
+      SmallVector<Value, 4> offsets;
+      for (Value offset : copy.getSrcOffsets())
+        offsets.push_back(remap(offset, loop, map, b));
+      async |= simt::emitOperandCopy(
+          kernel, b, copy.getLoc(), copy.getSrc(), offsets,
+          gemm::operandRowDim(copy), slot(copy.getDst(), stage),
+          /*async=*/true, live);
     }
     return async;
   }
