@@ -272,11 +272,10 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
   unsigned indexBits = kernel.getOptions().indexBitwidth;
   Value firstSrc, originSrc;
   if (async && wholeRows && srcRowStride) {
-    firstSrc = elementPointer(
-        ob, loc, src,
-        at2(arith::AddIOp::create(ob, loc, r0, firstRow),
-            arith::AddIOp::create(ob, loc, c0, firstCol)),
-        indexBits);
+    firstSrc = elementPointer(ob, loc, src,
+                              at2(arith::AddIOp::create(ob, loc, r0, firstRow),
+                                  arith::AddIOp::create(ob, loc, c0, firstCol)),
+                              indexBits);
     SmallVector<Value, 4> zeros(offsets.size(), cIdx(ob, loc, 0));
     originSrc = elementPointer(ob, loc, src, zeros, indexBits);
   }
@@ -343,9 +342,9 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
         auto ifOp = scf::IfOp::create(ib, loc, TypeRange{vecType}, ok,
                                       /*withElseRegion=*/true);
         OpBuilder tb = ifOp.getThenBodyBuilder();
-        Value loaded = vector::LoadOp::create(tb, loc, vecType, src,
-                                              at2(gRow, gCol), false,
-                                              llvm::MaybeAlign(16));
+        Value loaded =
+            vector::LoadOp::create(tb, loc, vecType, src, at2(gRow, gCol),
+                                   false, llvm::MaybeAlign(16));
         scf::YieldOp::create(tb, loc, loaded);
         OpBuilder eb = ifOp.getElseBodyBuilder();
         scf::YieldOp::create(
@@ -365,8 +364,7 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
           OpBuilder tb = ifOp.getThenBodyBuilder();
           scf::YieldOp::create(
               tb, loc,
-              memref::LoadOp::create(tb, loc, src, at2(gRow, c))
-                  .getResult());
+              memref::LoadOp::create(tb, loc, src, at2(gRow, c)).getResult());
           OpBuilder eb = ifOp.getElseBodyBuilder();
           scf::YieldOp::create(eb, loc, zeroOf(eb, loc, elem));
           elems.push_back(ifOp.getResult(0));

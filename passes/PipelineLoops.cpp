@@ -37,9 +37,9 @@
 // In the plain schedule the single barrier per iteration covers both
 // hazards: reads of slot j % S see every thread's writes, and the slot
 // refilled in iteration j was last read by the gemm of iteration j - 1,
-// which every thread has finished. The body's own tile.barriers (from tile-insert-barriers) are
-// dropped. The copies' offsets are recomputed for the iteration they
-// load by cloning their side-effect-free def chains.
+// which every thread has finished. The body's own tile.barriers (from
+// tile-insert-barriers) are dropped. The copies' offsets are recomputed for the
+// iteration they load by cloning their side-effect-free def chains.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,6 +72,31 @@ bool usedOnlyIn(Operation *alloc, Region &body) {
   return true;
 }
 
+/// Whether `value` is computed inside `body` by side-effect-free ops only
+/// (from the induction variable and values from outside): it can then be
+/// recomputed for another iteration.
+bool recomputable(Value value, Region &body) {
+  Operation *def = value.getDefiningOp();
+  if (!def || !body.isAncestor(def->getParentRegion()))
+    return true;
+  if (!isPureOp(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return recomputable(operand, body);
+  });
+}
+
+/// Whether `op` or an op nested in it uses one of `buffers`.
+bool touches(Operation *op, const llvm::SetVector<Operation *> &buffers) {
+  WalkResult walk = op->walk([&](Operation *nested) {
+    for (Value operand : nested->getOperands())
+      if (Operation *def = operand.getDefiningOp(); def && buffers.count(def))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return walk.wasInterrupted();
+}
+
 void planLoop(tile::PipelinedOp loop) {
   int64_t stages = loop.getNumStages();
   if (stages < 2)
@@ -83,39 +108,49 @@ void planLoop(tile::PipelinedOp loop) {
   SmallVector<tile::CopyOp> copies;
   llvm::SetVector<Operation *> rings;
   bool anyGemm = false;
+  // Producers: operand copies into shared buffers that only the loop uses,
+  // with source offsets recomputable for a later iteration. Everything
+  // else with effects is a consumer and runs in order (FlashAttention's
+  // softmax between its two gemms, say).
   for (Operation &op : body.front()) {
     if (op.hasTrait<OpTrait::IsTerminator>())
       continue;
     ops.push_back(&op);
     if (auto copy = dyn_cast<tile::CopyOp>(op)) {
       Operation *dst = copy.getDst().getDefiningOp();
-      if (!dst || !dst->hasAttr(gemm::kSharedLayoutAttr) ||
-          !gemm::isOperandCopy(copy) || !usedOnlyIn(dst, body) ||
-          body.isAncestor(dst->getParentRegion()))
-        return;
-      if (auto old = dst->getAttrOfType<IntegerAttr>(kNumStages);
-          old && old.getInt() != stages)
-        return;
-      copies.push_back(copy);
-      rings.insert(dst);
-      continue;
+      bool producer = dst && dst->hasAttr(gemm::kSharedLayoutAttr) &&
+                      gemm::isOperandCopy(copy) && usedOnlyIn(dst, body) &&
+                      !body.isAncestor(dst->getParentRegion()) &&
+                      llvm::all_of(copy.getSrcOffsets(), [&](Value v) {
+                        return recomputable(v, body);
+                      });
+      if (producer) {
+        if (auto old = dst->getAttrOfType<IntegerAttr>(kNumStages);
+            old && old.getInt() != stages)
+          return;
+        copies.push_back(copy);
+        rings.insert(dst);
+        continue;
+      }
     }
-    if (isa<tile::GemmOp>(op)) {
+    if (isa<tile::GemmOp>(op))
       anyGemm = true;
-      continue;
-    }
-    if (isa<tile::BarrierOp>(op) || isPureOp(&op))
-      continue;
-    return;
   }
   if (!anyGemm || copies.empty())
     return;
+  // A ring is written by its copies and read by gemms only: any other use
+  // would see the slot of another iteration.
+  for (Operation *op : ops)
+    if (!isa<tile::GemmOp>(op) &&
+        !llvm::is_contained(copies, dyn_cast<tile::CopyOp>(op)) &&
+        touches(op, rings))
+      return;
   Builder b(loop.getContext());
   // Stages go on the ops with effects; pure ones are recomputed wherever
   // their values are needed.
   llvm::erase_if(ops, [](Operation *op) { return isPureOp(op); });
   for (auto [index, op] : llvm::enumerate(ops)) {
-    bool producer = isa<tile::CopyOp>(op);
+    bool producer = llvm::is_contained(copies, dyn_cast<tile::CopyOp>(op));
     op->setAttr(kStage, b.getI64IntegerAttr(producer ? 0 : stages - 1));
     op->setAttr(kOrder, b.getI64IntegerAttr(int64_t(index)));
   }
@@ -216,8 +251,16 @@ public:
       Value stage = arith::RemUIOp::create(lb2, loc, j, cst(lb2, stages));
       IRMapping map;
       map.map(loop.getInductionVar(), ivOf(lb2, j));
+      // The body's own barriers are kept when it holds more than copies
+      // and gemms (they may order other shared memory); in a plain GEMM
+      // loop the schedule's barrier covers everything.
+      bool keepBarriers = llvm::any_of(
+          loop.getBody()->without_terminator(), [&](Operation &op) {
+            return !isProducer(op) && !isPureOp(&op) &&
+                   !isa<tile::GemmOp, tile::BarrierOp>(op);
+          });
       for (Operation &op : loop.getBody()->without_terminator()) {
-        if (isa<tile::CopyOp, tile::BarrierOp>(op))
+        if (isProducer(op) || (!keepBarriers && isa<tile::BarrierOp>(op)))
           continue;
         if (auto gemmOp = dyn_cast<tile::GemmOp>(op)) {
           if (failed(simt::emitGemm(kernel, lb2, gemmOp,
@@ -239,12 +282,17 @@ public:
   }
 
 private:
+  bool isProducer(Operation &op) {
+    auto copy = dyn_cast<tile::CopyOp>(op);
+    return copy && llvm::is_contained(copies, copy);
+  }
+
   /// The loop's only T.gemm, if its body holds nothing else with effects
   /// besides the operand copies (the shape of every GEMM main loop).
   tile::GemmOp singleGemm() {
     tile::GemmOp found;
     for (Operation &op : loop.getBody()->without_terminator()) {
-      if (isa<tile::CopyOp, tile::BarrierOp>(op) || isPureOp(&op))
+      if (isProducer(op) || isa<tile::BarrierOp>(op) || isPureOp(&op))
         continue;
       auto gemmOp = dyn_cast<tile::GemmOp>(op);
       if (!gemmOp || found)
@@ -374,10 +422,10 @@ private:
       SmallVector<Value, 4> offsets;
       for (Value offset : copy.getSrcOffsets())
         offsets.push_back(remap(offset, loop, map, b));
-      async |= simt::emitOperandCopy(
-          kernel, b, copy.getLoc(), copy.getSrc(), offsets,
-          gemm::operandRowDim(copy), slot(copy.getDst(), stage),
-          /*async=*/true, live);
+      async |= simt::emitOperandCopy(kernel, b, copy.getLoc(), copy.getSrc(),
+                                     offsets, gemm::operandRowDim(copy),
+                                     slot(copy.getDst(), stage),
+                                     /*async=*/true, live);
     }
     return async;
   }
