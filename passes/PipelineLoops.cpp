@@ -9,11 +9,12 @@
 // Planning (tile-plan-pipeline, on the tile dialect) records the schedule
 // as attributes: `tile.stage` (0: issued S - 1 iterations ahead, S - 1:
 // consumed) and `tile.order` (position in the body) on every op of the
-// loop body, `tile.num_stages = S` on each ring buffer. A loop is planned
-// only when its body holds nothing but operand copies (GemmLayouts'
-// isOperandCopy into a buffer used only inside the loop), tile.gemm,
-// tile.barrier and side-effect-free ops; others keep the synchronous
-// lowering, which is correct at any stage count.
+// loop body, `tile.num_stages = S` on each ring buffer. The producers are
+// the operand copies (GemmLayouts' isOperandCopy) into shared buffers used
+// only inside the loop, with source offsets that side-effect-free ops
+// compute; every other op is a consumer and keeps its place. A loop is
+// planned when it has producers and a tile.gemm and only gemms read the
+// rings; others keep the synchronous lowering, correct at any stage count.
 //
 // Applying (inside tile-lower-simt, which owns the operand registers),
 // with n = ceildiv(ub - lb, step). A loop with one gemm gets the main loop
