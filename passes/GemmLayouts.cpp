@@ -55,18 +55,6 @@ bool isSpace(Value buffer, tile::MemorySpace space) {
   return type && tile::getMemorySpace(type) == space;
 }
 
-GemmWarpPolicy toPolicy(tile::GemmWarpPolicy policy) {
-  switch (policy) {
-  case tile::GemmWarpPolicy::full_row:
-    return GemmWarpPolicy::FullRow;
-  case tile::GemmWarpPolicy::full_col:
-    return GemmWarpPolicy::FullCol;
-  case tile::GemmWarpPolicy::square:
-    break;
-  }
-  return GemmWarpPolicy::Square;
-}
-
 /// The XOR on the row-major offset that equals `layout`, if one does: the
 /// candidate's bit count and base come from the swizzle width and the
 /// element size, its shift is searched, and the winner is checked on every
@@ -188,23 +176,8 @@ private:
             : gemm::planMfma(gemm, target, m, n, k, in, threads, warpSize);
     if (failed(plan))
       return failure();
-    DictionaryAttr accAttr =
-        simt::layoutToAttr(gemm.getContext(), plan->layout);
-    if (Attribute old = c.getLayoutAttr(); old && old != accAttr) {
-      InFlightDiagnostic diag = gemm.emitError()
-                                << "conflicting layouts for fragment `"
-                                << c.getName() << "`: this T.gemm needs "
-                                << plan->what;
-      if (Operation *prev = accOwner.lookup(c))
-        diag << ", but the T.gemm at " << simt::formatLoc(prev->getLoc())
-             << " gave it another";
-      else
-        diag << ", but it is pinned to another layout at "
-             << simt::formatLoc(c.getLoc());
-      return diag;
-    }
-    c.setLayoutAttr(accAttr);
-    accOwner.try_emplace(c, gemm);
+    if (failed(pinFragment(gemm, c, plan->layout, "needs " + plan->what)))
+      return failure();
 
     if (aInRegisters) {
       auto parts =
@@ -221,7 +194,7 @@ private:
   FailureOr<gemm::AccumulatorPlan>
   planMmaSync(tile::GemmOp gemm, tile::AllocOp c, int64_t m, int64_t n) {
     llvm::Expected<WarpPartition> warps = computeWarpPartition(
-        toPolicy(gemm.getPolicy()), m, n, threads / warpSize);
+        gemm::toPolicy(gemm.getPolicy()), m, n, threads / warpSize);
     if (!warps)
       return gemm.emitError() << errorText(warps.takeError());
     // Each warp loads B for two n8 tiles at a time (ldmatrix.x4).
@@ -259,25 +232,31 @@ private:
       return gemm.emitError()
              << "no mma.sync operand layout for `" << a.getName()
              << "`: " << errorText(layout.takeError());
-    DictionaryAttr attr = simt::layoutToAttr(gemm.getContext(), *layout);
-    if (Attribute old = a.getLayoutAttr(); old && old != attr) {
+    return pinFragment(gemm, a, *layout,
+                       "reads it as its A operand for a " +
+                           std::to_string(warps.warpsM) + "x" +
+                           std::to_string(warps.warpsN) + " warp split");
+  }
+
+  /// Gives fragment `alloc` the layout `gemm` needs; one it already has
+  /// from another gemm or a pin is a located error naming both.
+  LogicalResult pinFragment(tile::GemmOp gemm, tile::AllocOp alloc,
+                            const LinearLayout &layout, const Twine &what) {
+    DictionaryAttr attr = simt::layoutToAttr(gemm.getContext(), layout);
+    if (Attribute old = alloc.getLayoutAttr(); old && old != attr) {
       InFlightDiagnostic diag = gemm.emitError()
                                 << "conflicting layouts for fragment `"
-                                << a.getName()
-                                << "`: this T.gemm reads it as its A operand "
-                                   "for a "
-                                << warps.warpsM << "x" << warps.warpsN
-                                << " warp split";
-      if (Operation *prev = accOwner.lookup(a))
+                                << alloc.getName() << "`: this T.gemm " << what;
+      if (Operation *prev = accOwner.lookup(alloc))
         diag << ", but the T.gemm at " << simt::formatLoc(prev->getLoc())
              << " gave it another";
       else
         diag << ", but it is pinned to another layout at "
-             << simt::formatLoc(a.getLoc());
+             << simt::formatLoc(alloc.getLoc());
       return diag;
     }
-    a.setLayoutAttr(attr);
-    accOwner.try_emplace(a, gemm);
+    alloc.setLayoutAttr(attr);
+    accOwner.try_emplace(alloc, gemm);
     return success();
   }
 
@@ -368,6 +347,18 @@ int64_t gemm::operandRowDim(tile::CopyOp copy) {
   if (extents[rowDim] != dst.getDimSize(0))
     return -1;
   return rowDim;
+}
+
+GemmWarpPolicy gemm::toPolicy(tile::GemmWarpPolicy policy) {
+  switch (policy) {
+  case tile::GemmWarpPolicy::full_row:
+    return GemmWarpPolicy::FullRow;
+  case tile::GemmWarpPolicy::full_col:
+    return GemmWarpPolicy::FullCol;
+  case tile::GemmWarpPolicy::square:
+    break;
+  }
+  return GemmWarpPolicy::Square;
 }
 
 bool gemm::isOperandCopy(tile::CopyOp copy) {

@@ -96,6 +96,9 @@ bool isOperandCopy(tile::CopyOp copy);
 /// For an operand copy, the source dimension its rows run along.
 int64_t operandRowDim(tile::CopyOp copy);
 
+/// The layout library's policy for the dialect's.
+GemmWarpPolicy toPolicy(tile::GemmWarpPolicy policy);
+
 /// The XOR swizzle recorded on a shared tile.alloc (bits == 0: none).
 XorSwizzle readSwizzle(mlir::Operation *alloc);
 

@@ -30,18 +30,6 @@ using namespace tilec;
 
 namespace {
 
-GemmWarpPolicy toPolicy(tile::GemmWarpPolicy policy) {
-  switch (policy) {
-  case tile::GemmWarpPolicy::full_row:
-    return GemmWarpPolicy::FullRow;
-  case tile::GemmWarpPolicy::full_col:
-    return GemmWarpPolicy::FullCol;
-  case tile::GemmWarpPolicy::square:
-    break;
-  }
-  return GemmWarpPolicy::Square;
-}
-
 struct Candidate {
   const MMAInstruction *instr;
   MfmaShape shape;
@@ -102,7 +90,7 @@ FailureOr<gemm::AccumulatorPlan> gemm::planMfma(tile::GemmOp gemm,
       continue;
     }
     llvm::Expected<WarpPartition> waves = computeWavePartition(
-        toPolicy(gemm.getPolicy()), m, n, numWaves, cand.shape);
+        gemm::toPolicy(gemm.getPolicy()), m, n, numWaves, cand.shape);
     if (!waves) {
       why += "; " + name + ": " + llvm::toString(waves.takeError());
       continue;
