@@ -442,7 +442,16 @@ private:
 } // namespace
 
 void gemm::planPipelines(Operation *root) {
-  root->walk([](tile::PipelinedOp loop) { planLoop(loop); });
+  root->walk([](tile::PipelinedOp loop) {
+    // A hand-written schedule is not applied yet; say so where it is
+    // written rather than drop it silently.
+    if (loop.getOrder() || loop.getStage())
+      loop.emitWarning("`order` and `stage` of T.Pipelined are not applied "
+                       "yet: tilec issues the loop's operand copies "
+                       "num_stages - 1 iterations ahead and runs the rest "
+                       "of the body in order");
+    planLoop(loop);
+  });
 }
 
 LogicalResult simt::pipelineGemmLoops(KernelLowering &kernel) {
