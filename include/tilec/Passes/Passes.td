@@ -103,15 +103,19 @@ def TileInferLayouts : Pass<"tile-infer-layouts"> {
       loops over global/shared memory only, which run as a strided loop,
       `N` consecutive iterations per thread.
 
-    Rules, in priority order: layouts pinned by hand (a `layout` already
-    present, `tile.annotate_layout`) are kept; a fragment copied from or to
-    a global or shared buffer gets a blocked layout with threads along the
-    contiguous dimension and `16 / element bytes` contiguous elements per
-    thread; a reduction's output gets its input's layout with the reduced
-    dimension collapsed (replicated over the threads that shared it); a
-    loop takes the layout of the largest fragment it indexes with its own
-    induction variables and passes it on to fragments it indexes alike;
-    remaining loops and fragments get a fresh blocked layout. Finally every
+    Rules, in levels, strongest first (as TileLang's strict, common and
+    free levels): layouts pinned by hand (a `layout` already present,
+    `tile.annotate_layout`) are kept; a reduction's output gets its
+    input's layout with the reduced dimension collapsed (replicated over
+    the threads that shared it), and a fragment-to-fragment copy passes a
+    layout on; a loop takes the layout of the largest fragment it indexes
+    with its own induction variables and passes it on to fragments it
+    indexes alike; only a fragment none of these reaches takes its layout
+    from a copy from or to a global or shared buffer (a blocked layout with
+    threads along the contiguous dimension and `16 / element bytes`
+    contiguous elements per thread; one copy at a time, each followed by
+    propagation); remaining loops and fragments get a fresh blocked
+    layout. Finally every
     fragment access inside a loop is checked to be held by the thread that
     runs the iteration; a conflict is an error naming both buffers and the
     lines their layouts come from.
@@ -263,8 +267,8 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
       multiply-adds become FMAs.
 
     - `tile.gemm` (A, B in shared memory, mma.sync path): per warp and
-      k-step of 16, `nvvm.ldmatrix` x4 (transposed for B stored K x N)
-      and `nvvm.mma.sync` m16n8k16 on the accumulator's registers, as
+      k-step of 16, `nvvm.ldmatrix` x4 (transposed for B stored K x N; x2
+      for a warp's odd last n8 tile of B) and `nvvm.mma.sync` m16n8k16 on the accumulator's registers, as
       `warp_partition` and the accumulator layout say; copies from global
       memory into its swizzled operand buffers store 16-byte chunks at
       their swizzled place; loops planned by `tile-plan-pipeline` become
@@ -277,7 +281,8 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
       keep T.Pipelined loops synchronous (copies, barriers, gemm).
 
     Shared buffers stay `tile.alloc`s (the scratch of cross-warp reductions
-    is added as one more) for `tile-plan-shared`.
+    is added as one more, shared by every reduction of an element type)
+    for `tile-plan-shared`.
   }];
   let options = [
     Option<"assertLowering", "assert-lowering", "std::string",
