@@ -197,12 +197,6 @@ private:
         gemm::toPolicy(gemm.getPolicy()), m, n, threads / warpSize);
     if (!warps)
       return gemm.emitError() << errorText(warps.takeError());
-    // Each warp loads B for two n8 tiles at a time (ldmatrix.x4).
-    if (n / warps->warpsN % 16)
-      return gemm.emitError()
-             << "T.gemm on the mma.sync path needs at least 16 columns per "
-                "warp; "
-             << n << " columns over " << warps->warpsN << " warps along N";
     gemm->setAttr(gemm::kWarpPartitionAttr,
                   DenseI64ArrayAttr::get(gemm.getContext(),
                                          {warps->warpsM, warps->warpsN}));

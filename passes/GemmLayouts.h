@@ -84,7 +84,7 @@ mlir::LogicalResult inferGemmLayouts(mlir::Operation *kernel, int64_t warpSize,
 /// tile-plan-pipeline's decisions for every T.Pipelined loop under `root`
 /// (see PipelineLoops.cpp): `tile.stage`/`tile.order` on the body's ops,
 /// `tile.num_stages` on the shared buffers that become rings.
-void planPipelines(mlir::Operation *root);
+void planPipelines(mlir::Operation *root, int64_t maxSharedBytes = 0);
 
 /// Whether `copy` is one the gemm path lowers into a swizzled buffer: a
 /// global source whose box is a 2-D tile (its rows along one dimension, its

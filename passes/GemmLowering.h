@@ -64,7 +64,8 @@ public:
   /// Per-thread addressing values, at `b` (which must dominate every later
   /// call), for operands in `bufferA` / `bufferB` (2-D tiles or rings).
   void setUp(mlir::OpBuilder &b, mlir::Value bufferA, mlir::Value bufferB);
-  /// The A and B fragments of k-step `step` (stages null for 2-D buffers).
+  /// The A and B fragments of k-step `step` (stages null for 2-D buffers):
+  /// A's words (4 per m16 tile), then B's (2 per n8 tile, in tile order).
   llvm::SmallVector<mlir::Value> loadFragments(mlir::OpBuilder &b,
                                                mlir::Value stageA,
                                                mlir::Value stageB,
@@ -81,10 +82,9 @@ private:
   mlir::LogicalResult readPlans();
   mlir::LogicalResult readOperandA();
   mlir::Type inputType();
-  llvm::SmallVector<mlir::Value, 4> loadMatrices(mlir::OpBuilder &b,
-                                                 mlir::Value shared,
-                                                 mlir::ValueRange at,
-                                                 bool trans);
+  llvm::SmallVector<mlir::Value, 4>
+  loadMatrices(mlir::OpBuilder &b, mlir::Value shared, mlir::ValueRange at,
+               bool trans, int numMatrices = 4);
 
   KernelLowering *kernel;
   tile::GemmOp op;
@@ -94,7 +94,9 @@ private:
   std::set<int64_t> mTiles, nTiles;
   llvm::SmallVector<int64_t> ms, ns;
   std::map<std::pair<int64_t, int64_t>, int64_t> tileOfOrigin;
-  LdmatrixPlan planA, planB;
+  /// ldmatrix.x4 of A, of pairs of B's n8 tiles, and .x2 of B's odd last
+  /// n8 tile.
+  LdmatrixPlan planA, planB, planB2;
   int64_t bRegister[2][4] = {};
   /// A in registers: its fragment, and for (m tile, k-step, mma register)
   /// the fragment register holding that element.
@@ -103,6 +105,7 @@ private:
   // From setUp.
   mlir::Value bufferA, bufferB, sharedA, sharedB;
   mlir::Value warpRow, warpCol, aRow, aCol, bRow, bHigh, bLow;
+  mlir::Value bRow2, bCol2; // only with an odd number of n8 tiles
 };
 
 /// The code of `op` at `b`'s insertion point, reading A and B from the
@@ -122,7 +125,8 @@ mlir::LogicalResult pipelineGemmLoops(KernelLowering &kernel);
 mlir::LogicalResult lowerOperandCopies(KernelLowering &kernel);
 
 /// tile.gemm: per warp, for every k-step of 16, ldmatrix.x4 of the A and B
-/// blocks the warp needs and one mma.sync m16n8k16 per accumulator tile,
+/// blocks the warp needs (.x2 for an odd last n8 tile of B) and one
+/// mma.sync m16n8k16 per accumulator tile,
 /// on the accumulator's registers. Must run while fragments are lowered.
 mlir::LogicalResult lowerGemms(KernelLowering &kernel);
 

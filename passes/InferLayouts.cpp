@@ -1,27 +1,36 @@
 //===- InferLayouts.cpp - tile-infer-layouts: fragment and loop layouts ---===//
 //
-// Algorithm, per kernel (a tile.kernel, or a gpu.func it was outlined to):
+// Algorithm, per kernel (a tile.kernel, or a gpu.func it was outlined to).
+// Constraints act in levels, strongest first, as in TileLang's inference
+// (strict, common, free): a weaker one only decides what no stronger one
+// reaches, so a copy to global memory at the end of a kernel cannot fix
+// the layout of a fragment that a reduction or a loop determines.
 //  1. Collect fragments, T.Parallel loops (with the fragment loads/stores in
-//     their bodies), copies and reductions. A `layout` already on an alloc,
-//     or a tile.annotate_layout, pins that fragment; a `loop_layout`
-//     already on a loop pins the loop.
-//  2. Anchors: a fragment copied from/to a global or shared buffer gets a
+//     their bodies), copies and reductions. A `layout` already on an alloc
+//     (T.gemm's accumulators, decided before this runs), or a
+//     tile.annotate_layout, pins that fragment; a `loop_layout` already on
+//     a loop pins the loop.
+//  2. Strict propagation to a fixpoint, in program order: a reduction's
+//     output takes its input's layout with the reduced dimension
+//     collapsed; a fragment-to-fragment copy passes a layout on.
+//  3. Loops (one sweep in program order, then back to 2 if anything
+//     changed): a loop takes the layout of the largest fragment it indexes
+//     with all of its induction variables (a permutation), and fragments
+//     it indexes with a subset of them get the loop's layout projected
+//     onto those dimensions.
+//  4. When nothing propagates, the first copy (in program order) between a
+//     still undecided fragment and a global or shared buffer anchors it: a
 //     blocked layout, `vec` = 16 bytes / the other side's element size
 //     contiguous elements per thread along the last dimension (fewer when
 //     the tile is too small to keep every thread busy), threads next along
-//     it, so each warp's accesses are coalesced 16-byte vectors.
-//  3. Propagation to a fixpoint, in program order: a reduction's output
-//     takes its input's layout with the reduced dimension collapsed; a
-//     fragment-to-fragment copy passes a layout on; a loop takes the layout
-//     of the largest fragment it indexes with all of its induction
-//     variables (a permutation), and fragments it indexes with a subset of
-//     them get the loop's layout projected onto those dimensions.
-//  4. When nothing propagates, the first undecided loop that touches
-//     fragments gets a fresh blocked layout of its iteration space (vec from
-//     the widest global element it touches), or else the first undecided
-//     fragment gets one; then back to 3.
-//  5. Loops touching no fragment become strided: `{vec = N}`.
-//  6. Check: every fragment access in every loop must be held, in one
+//     it, so each warp's accesses are coalesced 16-byte vectors; then back
+//     to 2.
+//  5. When no copy is left, the first undecided loop that touches
+//     fragments gets a fresh blocked layout of its iteration space (vec
+//     from the widest global element it touches), or else the first
+//     undecided fragment gets one; then back to 2.
+//  6. Loops touching no fragment become strided: `{vec = N}`.
+//  7. Check: every fragment access in every loop must be held, in one
 //     register the same on every thread, by each thread that runs the
 //     iteration; every reduction's output must be held where its input is.
 //     A violation is an error on the loop naming both buffers and where
@@ -115,13 +124,21 @@ public:
   LogicalResult run() {
     if (failed(collect()))
       return failure();
-    if (failed(anchorCopies()))
-      return failure();
     while (true) {
-      FailureOr<bool> changed = propagate();
+      FailureOr<bool> changed = propagate(/*withLoops=*/false);
       if (failed(changed))
         return failure();
       if (*changed)
+        continue;
+      changed = propagate(/*withLoops=*/true);
+      if (failed(changed))
+        return failure();
+      if (*changed)
+        continue;
+      FailureOr<bool> anchored = anchorCopy();
+      if (failed(anchored))
+        return failure();
+      if (*anchored)
         continue;
       FailureOr<bool> fresh = freshLayout();
       if (failed(fresh))
@@ -267,7 +284,11 @@ private:
     return success();
   }
 
-  LogicalResult anchorCopies() {
+  /// The weakest constraint: the first copy between a global or shared
+  /// buffer and a fragment nothing else has decided lays that fragment
+  /// out for coalesced access. One at a time, so that what it decides
+  /// propagates before the next copy is considered.
+  FailureOr<bool> anchorCopy() {
     for (Operation *op : order) {
       auto copy = dyn_cast<tile::CopyOp>(op);
       if (!copy)
@@ -307,8 +328,9 @@ private:
                << "cannot lay out fragment `" << name(frag) << "`: " << error;
       if (failed(decide(frag, *linear, copy, "the copy")))
         return failure();
+      return true;
     }
-    return success();
+    return false;
   }
 
   LogicalResult checkPowerOfTwo(Value frag, Operation *where) {
@@ -359,7 +381,10 @@ private:
     return dims;
   }
 
-  FailureOr<bool> propagate() {
+  /// One sweep of propagation in program order: reductions and
+  /// fragment-to-fragment copies, and with `withLoops` the T.Parallel
+  /// loops too.
+  FailureOr<bool> propagate(bool withLoops) {
     bool changed = false;
     for (Operation *op : order) {
       if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
@@ -394,6 +419,8 @@ private:
         changed = true;
         continue;
       }
+      if (!withLoops)
+        continue;
       LoopState &loop = loops[loopIndex[op]];
       if (!loop.layout && !loop.vec) {
         // The largest fragment indexed by all induction variables in

@@ -17,9 +17,11 @@
 // k-step of 16 (unrolled): one ldmatrix.x4 per m16 tile of A, one
 // ldmatrix.x4 (.trans when B is stored N-fastest) per pair of n8 tiles of
 // B, whose lanes address the two n8 tiles wherever the tiling puts them,
-// and one nvvm.mma.sync per accumulator tile (f16 operands as pairs of
-// halves, bf16 as 32-bit words). The ldmatrix lane addresses and result
-// registers come from the layout library's ldmatrixX4 plans, checked
+// and an ldmatrix.x2 for a warp's odd last n8 tile (8 columns per warp,
+// as FullCol gives mla_decode's 8 warps over 64 columns); one
+// nvvm.mma.sync per accumulator tile (f16 operands as pairs of halves,
+// bf16 as 32-bit words). The ldmatrix lane addresses and result registers
+// come from the layout library's ldmatrixX4 / ldmatrixX2 plans, checked
 // against the mma operand fragments. The accumulator is read from its
 // registers once and written back once.
 //
@@ -462,8 +464,6 @@ LogicalResult MmaSyncGemm::readTiles() {
   }
   if (int64_t(mTiles.size() * nTiles.size()) != regs / 4)
     return fail("the tiles do not form a grid");
-  if (nTiles.size() % 2)
-    return fail("an odd number of n8 tiles per warp");
   return success();
 }
 
@@ -554,6 +554,19 @@ LogicalResult MmaSyncGemm::readPlans() {
           return op.emitError("ldmatrix.x4 does not deliver two mma.sync "
                               "B fragments");
       }
+  // A warp's odd last n8 tile: ldmatrix.x2, whose words must be (b0, b1)
+  // and (b2, b3) of that tile, in order.
+  llvm::Expected<LdmatrixPlan> b2 =
+      ldmatrixX2(MmaOperand::B, op.getTransposeB() ? 0 : 1);
+  if (!b2)
+    return op.emitError() << errorText(b2.takeError());
+  planB2 = std::move(*b2);
+  for (int32_t l = 0; l < 32; ++l)
+    for (int32_t j = 0; j < 4; ++j)
+      if (eval2(planB2.fragment, {{"register", j}, {"lane", l}}) !=
+          eval2(opB, {{"register", j}, {"lane", l}}))
+        return op.emitError("ldmatrix.x2 does not deliver the mma.sync B "
+                            "fragment");
   return success();
 }
 
@@ -574,6 +587,10 @@ void MmaSyncGemm::setUp(OpBuilder &b, Value bufferA, Value bufferB) {
   // tile of the pair.
   bHigh = arith::ShRUIOp::create(b, loc, bCol, cIdx(b, loc, 3));
   bLow = arith::AndIOp::create(b, loc, bCol, cIdx(b, loc, 7));
+  // Only a warp with an odd n8 tile count needs the x2 lane addresses
+  // (kept out of the even case's code).
+  if (ns.size() % 2)
+    std::tie(bRow2, bCol2) = laneMap(b, loc, planB2.rowStart, lane);
   this->bufferA = bufferA;
   this->bufferB = bufferB;
   if (!fragA)
@@ -624,7 +641,7 @@ SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
       frags.push_back(operand(word));
   }
   SmallVector<Value> bFrags(2 * ns.size());
-  for (size_t p = 0; p < ns.size(); p += 2) {
+  for (size_t p = 0; p + 1 < ns.size(); p += 2) {
     // n = warpCol + (col & 7) + (col < 8 ? ns[p] : ns[p + 1]).
     Value pick =
         arith::MulIOp::create(b, loc, bHigh, cIdx(b, loc, ns[p + 1] - ns[p]));
@@ -640,6 +657,19 @@ SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
     for (int64_t h = 0; h < 2; ++h)
       for (int64_t j = 0; j < 2; ++j)
         bFrags[2 * (p + h) + j] = operand(words[bRegister[h][2 * j] / 2]);
+  }
+  if (ns.size() % 2) {
+    // The last n8 tile alone: one ldmatrix.x2, words (b0, b1), (b2, b3).
+    Value n = arith::AddIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, warpCol, bCol2),
+        cIdx(b, loc, ns.back()));
+    Value k = arith::AddIOp::create(b, loc, bRow2, cIdx(b, loc, k0));
+    Value r = op.getTransposeB() ? n : k, c = op.getTransposeB() ? k : n;
+    SmallVector<Value, 3> at = slotIndices(b, loc, slotB, r, c);
+    SmallVector<Value, 4> words =
+        loadMatrices(b, sharedB, at, planB2.trans, /*numMatrices=*/2);
+    for (int64_t j = 0; j < 2; ++j)
+      bFrags[2 * (ns.size() - 1) + j] = operand(words[j]);
   }
   llvm::append_range(frags, bFrags);
   return frags;
@@ -686,21 +716,23 @@ void MmaSyncGemm::mmaStep(OpBuilder &b, ValueRange frags,
     }
 }
 
-/// nvvm.ldmatrix .x4 (.trans) at `at` of `shared`: the four 32-bit
+/// nvvm.ldmatrix .x4 / .x2 (.trans) at `at` of `shared`: the 32-bit
 /// registers (register i: elements 2i, 2i + 1 of the ldmatrix plan).
 SmallVector<Value, 4> MmaSyncGemm::loadMatrices(OpBuilder &b, Value shared,
-                                                ValueRange at, bool trans) {
+                                                ValueRange at, bool trans,
+                                                int numMatrices) {
   MLIRContext *ctx = b.getContext();
   Value ptr =
       elementPointer(b, loc, shared, at, kernel->getOptions().indexBitwidth);
   Type i32 = b.getI32Type();
-  auto resType = LLVM::LLVMStructType::getLiteral(ctx, {i32, i32, i32, i32});
+  auto resType = LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type, 4>(numMatrices, i32));
   Value res = NVVM::LdMatrixOp::create(
-      b, loc, resType, ptr, 4,
+      b, loc, resType, ptr, numMatrices,
       trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
       NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
   SmallVector<Value, 4> words;
-  for (int64_t i = 0; i < 4; ++i)
+  for (int64_t i = 0; i < numMatrices; ++i)
     words.push_back(LLVM::ExtractValueOp::create(b, loc, res, i));
   return words;
 }

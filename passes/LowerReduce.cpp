@@ -15,7 +15,10 @@
 //     (a `tile.alloc` left for tile-plan-shared: threads x registers
 //     elements), a barrier, then each thread adds the partials of the
 //     warps in its coset, and a second barrier frees the scratch for the
-//     next use (a reduction in a loop).
+//     next use (a reduction in a loop, or the next reduction: the
+//     reductions of a kernel with one element type share one scratch
+//     buffer, as large as the largest needs, since each one's use of it
+//     lies between its two barriers).
 // With clear = false the old value of D joins the combination. abssum and
 // absmax take absolute values first. Values narrower than 32 bits are
 // widened for the shuffle.
@@ -113,7 +116,33 @@ SmallVector<int64_t> sharingMasks(ArrayRef<SmallVector<int64_t>> projected,
   return masks;
 }
 
-LogicalResult lowerReduce(KernelLowering &kernel, tile::ReduceOp reduce) {
+/// The kernel's cross-warp reduction scratch buffers, one per element type.
+using ScratchPool = llvm::DenseMap<Type, tile::AllocOp>;
+
+/// A shared scratch buffer of at least `elems` elements of `type` for
+/// `reduce`: the pool's (grown to `elems` if smaller; its users index it
+/// with flat offsets, so a larger buffer serves them unchanged), or a new
+/// one, placed before the top-level op holding `reduce` so that it
+/// dominates this and every later reduction.
+Value scratchFor(KernelLowering &kernel, ScratchPool &pool,
+                 tile::ReduceOp reduce, Type type, int64_t elems) {
+  auto scratchType =
+      tile::getBufferType({elems}, type, tile::MemorySpace::shared);
+  tile::AllocOp &alloc = pool[type];
+  if (!alloc) {
+    Block &entry = kernel.getFunc().getBody().front();
+    Operation *top = entry.findAncestorOpInBlock(*reduce);
+    OpBuilder b = top ? OpBuilder(top) : kernel.entryBuilder();
+    alloc = tile::AllocOp::create(b, reduce.getLoc(), scratchType,
+                                  "reduce_scratch");
+  } else if (alloc.getType().getNumElements() < elems) {
+    alloc.getResult().setType(scratchType);
+  }
+  return alloc.getResult();
+}
+
+LogicalResult lowerReduce(KernelLowering &kernel, ScratchPool &pool,
+                          tile::ReduceOp reduce) {
   const Fragment *src = kernel.fragment(reduce.getSrc());
   const Fragment *dst = kernel.fragment(reduce.getDst());
   if (!src || !dst)
@@ -185,10 +214,7 @@ LogicalResult lowerReduce(KernelLowering &kernel, tile::ReduceOp reduce) {
   SmallVector<int64_t> warpMasks = sharingMasks(warpProj, warpFull);
   if (!warpMasks.empty()) {
     int64_t threads = in.numThreads();
-    auto scratchType = tile::getBufferType({threads * outRegs}, type,
-                                           tile::MemorySpace::shared);
-    Value scratch =
-        tile::AllocOp::create(b, loc, scratchType, "reduce_scratch");
+    Value scratch = scratchFor(kernel, pool, reduce, type, threads * outRegs);
     Value tid = kernel.threadId();
     Value base =
         arith::MulIOp::create(b, loc, tid, constIndex(b, loc, outRegs));
@@ -236,8 +262,9 @@ LogicalResult lowerReduce(KernelLowering &kernel, tile::ReduceOp reduce) {
 LogicalResult simt::lowerReductions(KernelLowering &kernel) {
   SmallVector<tile::ReduceOp> reduces;
   kernel.getFunc().walk([&](tile::ReduceOp op) { reduces.push_back(op); });
+  ScratchPool pool;
   for (tile::ReduceOp reduce : reduces)
-    if (failed(lowerReduce(kernel, reduce)))
+    if (failed(lowerReduce(kernel, pool, reduce)))
       return failure();
   return success();
 }

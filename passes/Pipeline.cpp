@@ -40,7 +40,9 @@ LogicalResult tilec::buildTileToGPUPipeline(OpPassManager &pm,
   infer.chip = opts.chip;
   pm.addPass(createTileDecomposeScan());
   pm.addPass(createTileInferLayouts(infer));
-  pm.addPass(createTilePlanPipeline());
+  TilePlanPipelineOptions pipeline;
+  pipeline.maxSharedBytes = target->maxSharedMemoryPerBlock();
+  pm.addPass(createTilePlanPipeline(pipeline));
   pm.addPass(createTileInsertBarriers());
   pm.addPass(createTileOutlineKernels());
   TileLowerSIMTOptions lower;

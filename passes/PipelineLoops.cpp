@@ -46,6 +46,7 @@
 
 #include "GemmLayouts.h"
 #include "GemmLowering.h"
+#include "SIMTLayout.h"
 
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -98,7 +99,36 @@ bool touches(Operation *op, const llvm::SetVector<Operation *> &buffers) {
   return walk.wasInterrupted();
 }
 
-void planLoop(tile::PipelinedOp loop) {
+/// What tile-lower-simt will add for cross-warp reductions (LowerReduce.cpp:
+/// per element type one scratch buffer of threads x output registers
+/// elements, shared by the kernel's reductions), counted as if every
+/// reduction crossed warps.
+int64_t reductionScratchBytes(tile::PipelinedOp loop) {
+  auto kernel = loop->getParentOfType<tile::KernelOp>();
+  std::optional<int64_t> threads =
+      kernel ? simt::kernelThreads(kernel) : std::nullopt;
+  if (!threads)
+    return 0;
+  llvm::DenseMap<Type, int64_t> largest;
+  kernel.walk([&](tile::ReduceOp reduce) {
+    auto dst = reduce.getDst().getDefiningOp<tile::AllocOp>();
+    auto layout = dst ? dyn_cast_or_null<DictionaryAttr>(dst.getLayoutAttr())
+                      : DictionaryAttr();
+    auto registers = layout ? layout.getAs<ArrayAttr>("register") : ArrayAttr();
+    if (!registers)
+      return;
+    Type element = cast<MemRefType>(dst.getType()).getElementType();
+    int64_t bytes = *threads * (int64_t(1) << registers.size()) *
+                    element.getIntOrFloatBitWidth() / 8;
+    largest[element] = std::max(largest[element], bytes);
+  });
+  int64_t total = 0;
+  for (auto &[type, bytes] : largest)
+    total += bytes;
+  return total;
+}
+
+void planLoop(tile::PipelinedOp loop, int64_t maxSharedBytes) {
   int64_t stages = loop.getNumStages();
   if (stages < 2)
     return;
@@ -146,6 +176,46 @@ void planLoop(tile::PipelinedOp loop) {
         !llvm::is_contained(copies, dyn_cast<tile::CopyOp>(op)) &&
         touches(op, rings))
       return;
+  // The extra slots must fit next to every other shared buffer of the
+  // kernel: fewer stages (down to 2) rather than a kernel that cannot
+  // launch.
+  if (maxSharedBytes > 0) {
+    int64_t base = 0, ringBytes = 0;
+    if (auto kernel = loop->getParentOfType<tile::KernelOp>())
+      kernel.walk([&](tile::AllocOp alloc) {
+        auto type = cast<MemRefType>(alloc.getType());
+        if (tile::getMemorySpace(type) != tile::MemorySpace::shared ||
+            !type.hasStaticShape())
+          return;
+        int64_t bytes =
+            type.getNumElements() * type.getElementTypeBitWidth() / 8;
+        int64_t old = 1;
+        if (auto n = alloc->getAttrOfType<IntegerAttr>(kNumStages))
+          old = n.getInt();
+        base += bytes * old;
+        if (rings.contains(alloc.getOperation()))
+          ringBytes += bytes;
+      });
+    base += reductionScratchBytes(loop);
+    int64_t fits = stages;
+    while (fits >= 2 && base + (fits - 1) * ringBytes > maxSharedBytes)
+      --fits;
+    if (fits != stages) {
+      InFlightDiagnostic diag =
+          loop.emitWarning()
+          << "T.Pipelined: " << stages << " stages of the operand buffers ("
+          << ringBytes << " bytes a stage) do not fit in the " << maxSharedBytes
+          << " bytes of shared memory a block may use";
+      if (fits < 2) {
+        diag << "; the loop runs without a pipeline";
+        return;
+      }
+      diag << "; using " << fits;
+      stages = fits;
+      // The loop's own count is what the lowering reads.
+      loop.setNumStages(stages);
+    }
+  }
   Builder b(loop.getContext());
   // Stages go on the ops with effects; pure ones are recomputed wherever
   // their values are needed.
@@ -441,8 +511,8 @@ private:
 
 } // namespace
 
-void gemm::planPipelines(Operation *root) {
-  root->walk([](tile::PipelinedOp loop) {
+void gemm::planPipelines(Operation *root, int64_t maxSharedBytes) {
+  root->walk([&](tile::PipelinedOp loop) {
     // A hand-written schedule is not applied yet; say so where it is
     // written rather than drop it silently.
     if (loop.getOrder() || loop.getStage())
@@ -450,7 +520,7 @@ void gemm::planPipelines(Operation *root) {
                        "yet: tilec issues the loop's operand copies "
                        "num_stages - 1 iterations ahead and runs the rest "
                        "of the body in order");
-    planLoop(loop);
+    planLoop(loop, maxSharedBytes);
   });
 }
 

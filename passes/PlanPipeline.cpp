@@ -23,6 +23,8 @@ using namespace tilec;
 namespace {
 struct TilePlanPipeline : tilec::impl::TilePlanPipelineBase<TilePlanPipeline> {
   using TilePlanPipelineBase::TilePlanPipelineBase;
-  void runOnOperation() override { gemm::planPipelines(getOperation()); }
+  void runOnOperation() override {
+    gemm::planPipelines(getOperation(), maxSharedBytes);
+  }
 };
 } // namespace

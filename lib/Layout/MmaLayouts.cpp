@@ -249,7 +249,15 @@ Expected<LinearLayout> ldmatrixResultLayout(int numMatrices, bool trans) {
       {{"matrix", numMatrices}, {"row", 8}, {"col", 8}});
 }
 
-Expected<LdmatrixPlan> ldmatrixX4(MmaOperand operand, int contiguousDim) {
+namespace {
+/// The plan of one ldmatrix of `numMatrices` (4: a 16x16 block; 2: the
+/// 16x8 block of one B operand) whose 8x8 matrices sit in the block where
+/// `matrixBases` puts them, in the order the mma fragment's registers want
+/// them.
+Expected<LdmatrixPlan>
+ldmatrixPlan(MmaOperand operand, int contiguousDim, int numMatrices,
+             std::vector<LinearLayout::Basis> matrixBases, int64_t rows,
+             int64_t cols) {
   if (contiguousDim != 0 && contiguousDim != 1)
     return makeLayoutError("contiguous dimension must be 0 or 1, got " +
                            Twine(contiguousDim));
@@ -258,24 +266,22 @@ Expected<LdmatrixPlan> ldmatrixX4(MmaOperand operand, int contiguousDim) {
   auto along = [](int dim, int32_t v) -> LinearLayout::Basis {
     return dim == 0 ? LinearLayout::Basis{v, 0} : LinearLayout::Basis{0, v};
   };
-  // Where the four 8x8 matrices sit in the 16x16 block, in the order the
-  // mma fragment's registers want them (A: a0a1, a2a3, a4a5, a6a7).
   LinearLayout tile =
-      fixed2D({{"matrix", {{8, 0}, {0, 8}}},
+      fixed2D({{"matrix", std::move(matrixBases)},
                {"row", {along(rowDim, 1), along(rowDim, 2), along(rowDim, 4)}},
                {"col",
                 {along(contiguousDim, 1), along(contiguousDim, 2),
                  along(contiguousDim, 4)}}},
-              16, 16);
+              rows, cols);
   LdmatrixPlan plan;
   plan.trans = contiguousDim != kDim;
-  Expected<LinearLayout> address = ldmatrixAddressLayout(4);
+  Expected<LinearLayout> address = ldmatrixAddressLayout(numMatrices);
   if (!address)
     return address.takeError();
   Expected<LinearLayout> rowStart = address->compose(tile);
   if (!rowStart)
     return rowStart.takeError();
-  Expected<LinearLayout> result = ldmatrixResultLayout(4, plan.trans);
+  Expected<LinearLayout> result = ldmatrixResultLayout(numMatrices, plan.trans);
   if (!result)
     return result.takeError();
   Expected<LinearLayout> fragment = result->compose(tile);
@@ -284,6 +290,22 @@ Expected<LdmatrixPlan> ldmatrixX4(MmaOperand operand, int contiguousDim) {
   plan.rowStart = std::move(*rowStart);
   plan.fragment = std::move(*fragment);
   return plan;
+}
+} // namespace
+
+Expected<LdmatrixPlan> ldmatrixX4(MmaOperand operand, int contiguousDim) {
+  // A: a0a1, a2a3, a4a5, a6a7 are (m, k) blocks (0, 0), (8, 0), (0, 8),
+  // (8, 8); B: (k, n) blocks (0, 0), (8, 0) of the first n8 operand, then
+  // those of the second.
+  return ldmatrixPlan(operand, contiguousDim, 4, {{8, 0}, {0, 8}}, 16, 16);
+}
+
+Expected<LdmatrixPlan> ldmatrixX2(MmaOperand operand, int contiguousDim) {
+  if (operand != MmaOperand::B)
+    return makeLayoutError("ldmatrix.x2 loads one k16 x n8 B operand; the "
+                           "m16 x k16 A operand needs ldmatrix.x4");
+  // b0b1 are rows k 0..7, b2b3 rows k 8..15.
+  return ldmatrixPlan(operand, contiguousDim, 2, {{8, 0}}, 16, 8);
 }
 
 //===----------------------------------------------------------------------===//

@@ -84,14 +84,44 @@ func.func @f32_inputs() attributes {tile.kernel} {
 
 // -----
 
+// 8 columns per warp (one n8 tile, B read with ldmatrix.x2): 16x64 over 8
+// warps, Square, is 1x8 warps of 16x8, one accumulator tile (4 registers)
+// per thread.
+// CHECK-LABEL: func.func @narrow
+// CHECK: tile.alloc "C" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>], warp = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>]}}
+// CHECK: tile.gemm {{.*}} {warp_partition = array<i64: 1, 8>}
 func.func @narrow() attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(256) {
     %As = tile.alloc "A_shared" : memref<16x32xf16, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" : memref<32x64xf16, #tile.space<shared>>
     %C = tile.alloc "C" : memref<16x64xf32, #tile.space<fragment>>
-    // expected-error @below {{T.gemm on the mma.sync path needs at least 16 columns per warp; 64 columns over 8 warps along N}}
     tile.gemm %As, %Bs, %C : memref<16x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<16x64xf32, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
+// mla_decode's S = Q K^T: 64x64, K stored N x K (transpose_B), FullCol over
+// 8 warps: 1x8 warps of 64x8, 4 m16 tiles and one n8 tile per warp (16
+// registers: register bits 2-3 step 16 rows). Q_shared and K_shared have
+// 128-byte rows (128B swizzle).
+// CHECK-LABEL: func.func @full_col_one_n8
+// CHECK: tile.alloc "Q_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 3>}}
+// CHECK: tile.alloc "K_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 3>}}
+// CHECK: tile.alloc "acc_s" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 32, 0>], warp = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>]}}
+// CHECK: tile.gemm {{.*}} {warp_partition = array<i64: 1, 8>}
+func.func @full_col_one_n8(%Q: memref<64x64xf16>, %K: memref<64x64xf16>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(256) {
+    %Qs = tile.alloc "Q_shared" : memref<64x64xf16, #tile.space<shared>>
+    %Ks = tile.alloc "K_shared" : memref<64x64xf16, #tile.space<shared>>
+    %S = tile.alloc "acc_s" : memref<64x64xf32, #tile.space<fragment>>
+    tile.copy %Q[%c0, %c0] [64, 64] to %Qs[%c0, %c0] [64, 64] : memref<64x64xf16>, memref<64x64xf16, #tile.space<shared>>
+    tile.copy %K[%c0, %c0] [64, 64] to %Ks[%c0, %c0] [64, 64] : memref<64x64xf16>, memref<64x64xf16, #tile.space<shared>>
+    tile.gemm %Qs, %Ks, %S transpose_b policy = full_col clear_accum : memref<64x64xf16, #tile.space<shared>>, memref<64x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
   }
   return
 }

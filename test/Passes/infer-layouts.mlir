@@ -150,21 +150,94 @@ func.func @annotated(%G: memref<64xf32>) attributes {tile.kernel} {
 
 // -----
 
-func.func @conflict(%G: memref<64xf32>) attributes {tile.kernel} {
+// A copy is the weakest constraint: `a` is copied from global memory, but
+// the loop that reads it is laid out like the pinned `b` it stores into,
+// and `a` follows the loop (the copy then moves whatever layout `a` has).
+// CHECK-LABEL: func.func @copy_yields
+// CHECK: tile.alloc "a" {layout = [[B:\{lane = \[array<i32: 2>, array<i32: 1>, array<i32: 4>, array<i32: 8>, array<i32: 16>\], register = \[\], warp = \[array<i32: 32>\]\}]]}
+// CHECK: tile.alloc "b" {layout = [[B]]}
+// CHECK: loop_layout = [[B]]
+func.func @copy_yields(%G: memref<64xf32>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {
     %a = tile.alloc "a" : memref<64xf32, #tile.space<fragment>>
-    // expected-note @below {{`b` got its layout here}}
     %b = tile.alloc "b" {layout = {lane = [array<i32: 2>, array<i32: 1>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [], warp = [array<i32: 32>]}} : memref<64xf32, #tile.space<fragment>>
-    // expected-note @below {{`a` got its layout here}}
     tile.copy %G[%c0] [64] to %a[%c0] [64] : memref<64xf32>, memref<64xf32, #tile.space<fragment>>
-    // expected-error-re @below {{layout conflict: fragment `b` (laid out by pinned at {{.*}}infer-layouts.mlir:{{[0-9]+}}:{{[0-9]+}}) does not match this T.Parallel loop, laid out like fragment `a` (by the copy at {{.*}}infer-layouts.mlir:{{[0-9]+}}:{{[0-9]+}}): thread 1 runs iteration [1] but does not hold element [1]}}
     tile.parallel (%i) in [64] {
       %x = memref.load %a[%i] : memref<64xf32, #tile.space<fragment>>
+      memref.store %x, %b[%i] : memref<64xf32, #tile.space<fragment>>
+    }
+  }
+  return
+}
+
+// -----
+
+// A real conflict: `row` is the reduction of a pinned fragment (a strict
+// constraint), `b` is pinned otherwise, and one loop needs both. The error
+// names both constraints.
+func.func @conflict(%G: memref<64xf32>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %acc = tile.alloc "acc" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 32, 0>]}} : memref<64x4xf32, #tile.space<fragment>>
+    %row = tile.alloc "row" : memref<64xf32, #tile.space<fragment>>
+    // expected-note @below {{`b` got its layout here}}
+    %b = tile.alloc "b" {layout = {lane = [array<i32: 2>, array<i32: 1>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [], warp = [array<i32: 32>]}} : memref<64xf32, #tile.space<fragment>>
+    // expected-note @below {{`row` got its layout here}}
+    tile.reduce sum %acc -> %row dim(1) : memref<64x4xf32, #tile.space<fragment>> -> memref<64xf32, #tile.space<fragment>>
+    // expected-error-re @below {{layout conflict: fragment `b` (laid out by pinned at {{.*}}infer-layouts.mlir:{{[0-9]+}}:{{[0-9]+}}) does not match this T.Parallel loop, laid out like fragment `row` (by the reduction at {{.*}}infer-layouts.mlir:{{[0-9]+}}:{{[0-9]+}}): thread 1 runs iteration [1] but does not hold element [1]}}
+    tile.parallel (%i) in [64] {
+      %x = memref.load %row[%i] : memref<64xf32, #tile.space<fragment>>
       // expected-note @below {{the access}}
       memref.store %x, %b[%i] : memref<64xf32, #tile.space<fragment>>
     }
+    tile.copy %row[%c0] [64] to %G[%c0] [64] : memref<64xf32, #tile.space<fragment>>, memref<64xf32>
+  }
+  return
+}
+
+// -----
+
+// mla_decode's softmax statistics: the gemm pins `acc` (1x8 warps of 64x8,
+// FullCol), the row maximum `row` is its reduction (rows over lane bits
+// 2-4 and register bits, replicated over the lanes and warps holding
+// columns), the loops over `acc` and over `row` and `scale` follow it, and
+// the copy of `row` to global memory at the end, the weakest constraint,
+// decides nothing (it used to pin `row` first, blocked over the threads,
+// and the loops then conflicted).
+// CHECK-LABEL: func.func @reduce_then_copy
+// CHECK: tile.alloc "row" {layout = [[ROW:\{lane = \[array<i32: 0>, array<i32: 0>, array<i32: 1>, array<i32: 2>, array<i32: 4>\], register = \[array<i32: 8>, array<i32: 16>, array<i32: 32>\], warp = \[array<i32: 0>, array<i32: 0>, array<i32: 0>\]\}]]}
+// CHECK: tile.alloc "scale" {layout = [[ROW]]}
+// CHECK: tile.parallel ({{.*}}) in [64, 64] attributes {loop_layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 32, 0>], warp = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>]}}
+// CHECK: tile.parallel ({{.*}}) in [64] attributes {loop_layout = [[ROW]]}
+func.func @reduce_then_copy(%Q: memref<64x64xf16>, %K: memref<64x64xf16>, %R: memref<64xf32>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(256) {
+    %Qs = tile.alloc "Q_shared" : memref<64x64xf16, #tile.space<shared>>
+    %Ks = tile.alloc "K_shared" : memref<64x64xf16, #tile.space<shared>>
+    %acc = tile.alloc "acc" : memref<64x64xf32, #tile.space<fragment>>
+    %row = tile.alloc "row" : memref<64xf32, #tile.space<fragment>>
+    %scale = tile.alloc "scale" : memref<64xf32, #tile.space<fragment>>
+    tile.copy %Q[%c0, %c0] [64, 64] to %Qs[%c0, %c0] [64, 64] : memref<64x64xf16>, memref<64x64xf16, #tile.space<shared>>
+    tile.copy %K[%c0, %c0] [64, 64] to %Ks[%c0, %c0] [64, 64] : memref<64x64xf16>, memref<64x64xf16, #tile.space<shared>>
+    tile.gemm %Qs, %Ks, %acc transpose_b policy = full_col clear_accum : memref<64x64xf16, #tile.space<shared>>, memref<64x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+    tile.reduce max %acc -> %row dim(1) : memref<64x64xf32, #tile.space<fragment>> -> memref<64xf32, #tile.space<fragment>>
+    tile.parallel (%i, %j) in [64, 64] {
+      %x = memref.load %acc[%i, %j] : memref<64x64xf32, #tile.space<fragment>>
+      %m = memref.load %row[%i] : memref<64xf32, #tile.space<fragment>>
+      %d = arith.subf %x, %m : f32
+      %e = math.exp2 %d : f32
+      memref.store %e, %acc[%i, %j] : memref<64x64xf32, #tile.space<fragment>>
+    }
+    tile.parallel (%i) in [64] {
+      %m = memref.load %row[%i] : memref<64xf32, #tile.space<fragment>>
+      %l = math.log2 %m : f32
+      memref.store %l, %scale[%i] : memref<64xf32, #tile.space<fragment>>
+    }
+    tile.copy %row[%c0] [64] to %R[%c0] [64] : memref<64xf32, #tile.space<fragment>>, memref<64xf32>
   }
   return
 }

@@ -165,6 +165,31 @@ gpu.module @m {
 
 // -----
 
+// Two cross-warp reductions share one scratch buffer, as large as the
+// larger needs (64 threads x 2 output registers), allocated before the
+// first: each uses it only between its two barriers.
+// CHECK-LABEL: gpu.func @reduce_shared_scratch
+// CHECK: %[[SCRATCH:.*]] = tile.alloc "reduce_scratch" : memref<128xf32, #tile.space<shared>>
+// CHECK-NOT: tile.alloc "reduce_scratch"
+// CHECK: memref.store %{{.*}}, %[[SCRATCH]][%{{.*}}] : memref<128xf32, #tile.space<shared>>
+// CHECK-COUNT-2: gpu.barrier
+// CHECK-COUNT-2: memref.store %{{.*}}, %[[SCRATCH]][%{{.*}}] : memref<128xf32, #tile.space<shared>>
+// CHECK-COUNT-2: gpu.barrier
+// CHECK-NOT: gpu.barrier
+gpu.module @m {
+  gpu.func @reduce_shared_scratch() kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
+    %s = tile.alloc "s" {layout = {register = [], lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], warp = [array<i32: 32>]}} : memref<64xf32, #tile.space<fragment>>
+    %d = tile.alloc "d" {layout = {register = [], lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], warp = [array<i32: 0>]}} : memref<1xf32, #tile.space<fragment>>
+    %t = tile.alloc "t" {layout = {register = [array<i32: 1, 0>], lane = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 0, 8>, array<i32: 0, 16>], warp = [array<i32: 0, 32>]}} : memref<2x64xf32, #tile.space<fragment>>
+    %e = tile.alloc "e" {layout = {register = [array<i32: 1>], lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], warp = [array<i32: 0>]}} : memref<2xf32, #tile.space<fragment>>
+    tile.reduce sum %s -> %d dim(0) : memref<64xf32, #tile.space<fragment>> -> memref<1xf32, #tile.space<fragment>>
+    tile.reduce max %t -> %e dim(1) : memref<2x64xf32, #tile.space<fragment>> -> memref<2xf32, #tile.space<fragment>>
+    gpu.return
+  }
+}
+
+// -----
+
 // Loops: `unroll` with static bounds is unrolled, `serial` stays a loop,
 // and T.Pipelined becomes a plain loop keeping its schedule.
 // CHECK-LABEL: gpu.func @loops

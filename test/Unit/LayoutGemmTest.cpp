@@ -4,13 +4,14 @@
 // (LowerGemm.cpp) on a whole 128x128x32 block: operands stored in the
 // shared layouts pickSharedLayout picks, every warp's ldmatrix.x4 lane
 // addresses taken from ldmatrixX4 and placed at the warp's tile origins
-// read from mmaAccumulatorLayout, B fetched two n8 tiles per ldmatrix,
-// and mma.sync m16n8k16 applied to the per-lane registers. ldmatrix and
-// mma are simulated from the PTX ISA's descriptions (written here, not
-// taken from the library), so the test fails if the library's maps and
-// the lowering's use of them disagree with the hardware. The result, read
-// out of the accumulator registers through the accumulator layout, must
-// equal A @ B exactly (small integer inputs).
+// read from mmaAccumulatorLayout, B fetched two n8 tiles per ldmatrix.x4
+// and a warp's odd last n8 tile (8 columns per warp) with ldmatrix.x2
+// (ldmatrixX2), and mma.sync m16n8k16 applied to the per-lane registers.
+// ldmatrix and mma are simulated from the PTX ISA's descriptions (written here,
+// not taken from the library), so the test fails if the library's maps and the
+// lowering's use of them disagree with the hardware. The result, read out of
+// the accumulator registers through the accumulator layout, must equal A @ B
+// exactly (small integer inputs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,16 +39,17 @@ std::pair<int32_t, int32_t> at(const LinearLayout &layout,
   return {out[0].second, out[1].second};
 }
 
-/// ldmatrix.x4 from the ISA: lanes 8i..8i+7 give the row addresses of
-/// matrix i; without .trans lane l receives row l/4, elements 2(l%4) and
-/// 2(l%4)+1; with .trans, element l/4 of rows 2(l%4) and 2(l%4)+1.
-/// Returns per lane 8 values (register 2i + e of matrix i).
+/// ldmatrix.x4 (.x2 with `matrices` 2) from the ISA: lanes 8i..8i+7 give
+/// the row addresses of matrix i (the other lanes' are ignored); without
+/// .trans lane l receives row l/4, elements 2(l%4) and 2(l%4)+1; with
+/// .trans, element l/4 of rows 2(l%4) and 2(l%4)+1. Returns per lane 8
+/// values (register 2i + e of matrix i; unused ones zero).
 std::vector<std::array<float, 8>> ldmatrix(const std::vector<float> &mem,
                                            const std::array<int64_t, 32> &addr,
-                                           bool trans) {
-  std::vector<std::array<float, 8>> out(32);
+                                           bool trans, int matrices = 4) {
+  std::vector<std::array<float, 8>> out(32, std::array<float, 8>{});
   for (int l = 0; l < 32; ++l)
-    for (int i = 0; i < 4; ++i)
+    for (int i = 0; i < matrices; ++i)
       for (int e = 0; e < 2; ++e)
         out[l][2 * i + e] = trans ? mem[addr[8 * i + 2 * (l % 4) + e] + l / 4]
                                   : mem[addr[8 * i + l / 4] + 2 * (l % 4) + e];
@@ -105,6 +107,7 @@ void runBlockGemm(int64_t M, int64_t N, int64_t K, int64_t numWarps,
 
   LdmatrixPlan planA = unwrap(ldmatrixX4(MmaOperand::A, transA ? 0 : 1));
   LdmatrixPlan planB = unwrap(ldmatrixX4(MmaOperand::B, transB ? 0 : 1));
+  LdmatrixPlan planB2 = unwrap(ldmatrixX2(MmaOperand::B, transB ? 0 : 1));
   // Which ldmatrix register feeds which B register of which n8 half.
   int bReg[2][4];
   for (int32_t r = 0; r < 8; ++r) {
@@ -125,7 +128,6 @@ void runBlockGemm(int64_t M, int64_t N, int64_t K, int64_t numWarps,
     group[{m, n}] = g;
   }
   REQUIRE(int64_t(mTiles.size() * nTiles.size()) == regs / 4);
-  REQUIRE(nTiles.size() % 2 == 0);
   std::vector<int64_t> ms(mTiles.begin(), mTiles.end()),
       ns(nTiles.begin(), nTiles.end());
 
@@ -145,7 +147,7 @@ void runBlockGemm(int64_t M, int64_t N, int64_t K, int64_t numWarps,
         aFrags.push_back(ldmatrix(memA, addr, planA.trans));
       }
       std::vector<std::vector<std::array<float, 4>>> bFrags(ns.size());
-      for (size_t p = 0; p < ns.size(); p += 2) {
+      for (size_t p = 0; p + 1 < ns.size(); p += 2) {
         std::array<int64_t, 32> addr;
         for (int32_t l = 0; l < 32; ++l) {
           auto [dk, dn] = at(planB.rowStart, {{"lane", l}});
@@ -160,6 +162,21 @@ void runBlockGemm(int64_t M, int64_t N, int64_t K, int64_t numWarps,
             for (int j = 0; j < 4; ++j)
               bFrags[p + h][l][j] = loaded[l][bReg[h][j]];
         }
+      }
+      if (ns.size() % 2) {
+        // The last n8 tile alone: ldmatrix.x2, registers b0..b3 in order
+        // (its plan's fragment is the mma B fragment itself).
+        std::array<int64_t, 32> addr;
+        for (int32_t l = 0; l < 32; ++l) {
+          auto [dk, dn] = at(planB2.rowStart, {{"lane", l}});
+          int64_t n = warpCol + ns.back() + dn, k = k0 + dk;
+          addr[l] = unwrap(transB ? sb.offset({n, k}) : sb.offset({k, n}));
+        }
+        auto loaded = ldmatrix(memB, addr, planB2.trans, 2);
+        bFrags.back().resize(32);
+        for (int l = 0; l < 32; ++l)
+          for (int j = 0; j < 4; ++j)
+            bFrags.back()[l][j] = loaded[l][j];
       }
       for (size_t mi = 0; mi < ms.size(); ++mi)
         for (size_t ni = 0; ni < ns.size(); ++ni)
@@ -196,4 +213,19 @@ TEST_CASE("mma.sync block GEMM, FullRow and FullCol splits", "[layout][gemm]") {
   runBlockGemm(128, 64, 32, 4, GemmWarpPolicy::FullRow, false, false);
   runBlockGemm(64, 128, 32, 4, GemmWarpPolicy::FullCol, false, false);
   runBlockGemm(128, 256, 32, 8, GemmWarpPolicy::Square, false, false);
+}
+
+TEST_CASE("mma.sync block GEMM, one n8 tile per warp (ldmatrix.x2 for B)",
+          "[layout][gemm]") {
+  // mla_decode's S = Q K^T: 64x64 over 8 warps, FullCol: 8 columns each.
+  WarpPartition parts =
+      unwrap(computeWarpPartition(GemmWarpPolicy::FullCol, 64, 64, 8));
+  CHECK(parts == WarpPartition{1, 8});
+  runBlockGemm(64, 64, 64, 8, GemmWarpPolicy::FullCol, false, true);
+  runBlockGemm(64, 64, 32, 8, GemmWarpPolicy::FullCol, false, false);
+  runBlockGemm(32, 32, 32, 4, GemmWarpPolicy::FullCol, true, true);
+  // FullRow with too few rows spills to N: 2x4 warps of 16x8.
+  CHECK(unwrap(computeWarpPartition(GemmWarpPolicy::FullRow, 32, 32, 8)) ==
+        WarpPartition{2, 4});
+  runBlockGemm(32, 32, 32, 8, GemmWarpPolicy::FullRow, true, false);
 }

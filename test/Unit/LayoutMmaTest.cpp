@@ -270,6 +270,47 @@ TEST_CASE("ldmatrix.x4 delivers the mma operand fragments", "[layout][mma]") {
         std::string::npos);
 }
 
+TEST_CASE("ldmatrix.x2 delivers one mma B fragment", "[layout][mma]") {
+  for (int contiguous : {0, 1}) {
+    INFO("contiguous dim " << contiguous);
+    LdmatrixPlan plan = unwrap(ldmatrixX2(MmaOperand::B, contiguous));
+    CHECK(plan.trans == (contiguous != 0));
+    REQUIRE(plan.fragment.getInDimSize("register") == 4);
+    REQUIRE(plan.fragment.getOutDimSize("dim0") == 16);
+    REQUIRE(plan.fragment.getOutDimSize("dim1") == 8);
+    // Lanes 0..15 address the 16 distinct 16-byte rows of the k16 x n8
+    // block; lanes 16..31 (ignored by the hardware) repeat them, so their
+    // addresses stay inside the tile.
+    std::set<std::pair<int, int>> rows;
+    for (int lane = 0; lane < 32; ++lane) {
+      Coord start = unwrap(plan.rowStart.apply({lane}));
+      CHECK(start[contiguous] % 8 == 0);
+      CHECK(start == unwrap(plan.rowStart.apply({lane % 16})));
+      rows.insert({start[0], start[1]});
+    }
+    CHECK(rows.size() == 16);
+    for (int lane = 0; lane < 32; ++lane)
+      for (int reg = 0; reg < 4; ++reg) {
+        Coord loaded =
+            simulateLdmatrix(plan.rowStart, plan.trans, contiguous, reg, lane);
+        INFO("lane " << lane << " register " << reg);
+        REQUIRE(loaded == ptxB(lane, reg));
+        REQUIRE(unwrap(plan.fragment.apply({reg, lane})) == ptxB(lane, reg));
+      }
+    // The x4 plan's registers 0..3 (its first n8 tile) are the same
+    // fragment from the same lane rows.
+    LdmatrixPlan x4 = unwrap(ldmatrixX4(MmaOperand::B, contiguous));
+    for (int lane = 0; lane < 16; ++lane)
+      CHECK(unwrap(plan.rowStart.apply({lane})) ==
+            unwrap(x4.rowStart.apply({lane})));
+  }
+  CHECK(unwrap(ldmatrixX2(MmaOperand::B, 1)).fragment == mmaM16N8K16OperandB());
+  CHECK(errorOf(ldmatrixX2(MmaOperand::A, 1)).find("needs ldmatrix.x4") !=
+        std::string::npos);
+  CHECK(errorOf(ldmatrixX2(MmaOperand::B, 2)).find("0 or 1") !=
+        std::string::npos);
+}
+
 TEST_CASE("ldmatrix address and result layouts", "[layout][mma]") {
   auto x1 = unwrap(ldmatrixAddressLayout(1));
   auto x2 = unwrap(ldmatrixAddressLayout(2));

@@ -114,20 +114,29 @@ llvm::Expected<LinearLayout> ldmatrixResultLayout(int numMatrices, bool trans);
 
 enum class MmaOperand { A, B };
 
-/// One ldmatrix.x4 loading a 16x16 block of an mma.sync operand (A: m16 x
-/// k16; B: k16 x n16, i.e. two n8 operands) stored with tile dimension
-/// `contiguousDim` (0 or 1) fastest in shared memory.
+/// One ldmatrix loading a block of an mma.sync operand stored with tile
+/// dimension `contiguousDim` (0 or 1) fastest in shared memory.
 struct LdmatrixPlan {
-  /// Use ldmatrix.x4.trans: when the contiguous dim is not the K dim.
+  /// Use ldmatrix.trans: when the contiguous dim is not the K dim.
   bool trans = false;
   /// lane -> (dim0, dim1): the first element of the 16-byte row this lane
-  /// addresses (matrix i: bit 0 -> dim0 + 8, bit 1 -> dim1 + 8).
+  /// addresses (matrix i: bit 0 -> dim0 + 8, bit 1 -> dim1 + 8). Lanes
+  /// past the last matrix's repeat the lower lanes' rows.
   LinearLayout rowStart;
-  /// (register, lane) -> (dim0, dim1): what each lane receives; equals the
-  /// operand fragment (A) or two B fragments along n.
+  /// (register, lane) -> (dim0, dim1): what each lane receives; register
+  /// 2i + e is element e of the 32-bit register of matrix i.
   LinearLayout fragment;
 };
+
+/// ldmatrix.x4 of a 16x16 block: A m16 x k16 (its fragment is the mma A
+/// fragment), or B k16 x n16 (two n8 B fragments side by side, registers
+/// 4..7 the second).
 llvm::Expected<LdmatrixPlan> ldmatrixX4(MmaOperand operand, int contiguousDim);
+
+/// ldmatrix.x2 of the 16x8 (k16 x n8) block of one B operand: its fragment
+/// is the mma B fragment, registers b0b1 and b2b3 one 32-bit word each. For
+/// a warp with an odd number of n8 tiles. A has no x2 form (an error).
+llvm::Expected<LdmatrixPlan> ldmatrixX2(MmaOperand operand, int contiguousDim);
 
 //===----------------------------------------------------------------------===//
 // wgmma.mma_async m64nNk16 (sm_90a), one warpgroup of 4 warps

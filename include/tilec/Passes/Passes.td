@@ -103,15 +103,19 @@ def TileInferLayouts : Pass<"tile-infer-layouts"> {
       loops over global/shared memory only, which run as a strided loop,
       `N` consecutive iterations per thread.
 
-    Rules, in priority order: layouts pinned by hand (a `layout` already
-    present, `tile.annotate_layout`) are kept; a fragment copied from or to
-    a global or shared buffer gets a blocked layout with threads along the
-    contiguous dimension and `16 / element bytes` contiguous elements per
-    thread; a reduction's output gets its input's layout with the reduced
-    dimension collapsed (replicated over the threads that shared it); a
-    loop takes the layout of the largest fragment it indexes with its own
-    induction variables and passes it on to fragments it indexes alike;
-    remaining loops and fragments get a fresh blocked layout. Finally every
+    Rules, in levels, strongest first (as TileLang's strict, common and
+    free levels): layouts pinned by hand (a `layout` already present,
+    `tile.annotate_layout`) are kept; a reduction's output gets its
+    input's layout with the reduced dimension collapsed (replicated over
+    the threads that shared it), and a fragment-to-fragment copy passes a
+    layout on; a loop takes the layout of the largest fragment it indexes
+    with its own induction variables and passes it on to fragments it
+    indexes alike; only a fragment none of these reaches takes its layout
+    from a copy from or to a global or shared buffer (a blocked layout with
+    threads along the contiguous dimension and `16 / element bytes`
+    contiguous elements per thread; one copy at a time, each followed by
+    propagation); remaining loops and fragments get a fresh blocked
+    layout. Finally every
     fragment access inside a loop is checked to be held by the thread that
     runs the iteration; a conflict is an error naming both buffers and the
     lines their layouts come from.
@@ -148,16 +152,20 @@ def TileInferLayouts : Pass<"tile-infer-layouts"> {
 def TilePlanPipeline : Pass<"tile-plan-pipeline"> {
   let summary = "Plan the cp.async software pipelines of T.Pipelined loops";
   let description = [{
-    For each `tile.pipelined` loop with `num_stages` S >= 2 whose body holds
-    only copies from global memory into T.gemm operand buffers (those
-    tile-infer-layouts gave a `shared_layout`, used only inside the loop),
-    `tile.gemm`, `tile.barrier` and side-effect-free ops, records the
-    schedule: `tile.stage` (0 for the copies, issued S - 1 iterations
-    ahead; S - 1 for the rest) and `tile.order` (the position in the body)
-    on every op, and `tile.num_stages = S` on each operand buffer, which
+    For each `tile.pipelined` loop with `num_stages` S >= 2 holding
+    `tile.gemm`s and copies from global memory into their operand buffers
+    (those tile-infer-layouts gave a `shared_layout`, used only inside the
+    loop, read by gemms only), records the schedule: `tile.stage` (0 for
+    those copies, issued S - 1 iterations ahead; S - 1 for every other op,
+    which keeps its order) and `tile.order` (the position in the body) on
+    every op, and `tile.num_stages = S` on each operand buffer, which
     becomes a ring of S buffers. tile-lower-simt applies the plan (cp.async
-    prologue, one wait and one barrier per iteration, ring slots); loops
-    left unplanned keep synchronous copies.
+    prologue, waits and barriers, ring slots); loops left unplanned keep
+    synchronous copies.
+
+    With `max-shared-bytes` set, the kernel's shared buffers plus the extra
+    ring slots must fit: S is lowered until they do (a warning at the loop
+    says so), and a loop that does not fit at 2 stages stays unplanned.
 
     ```mlir
     tile.pipelined %k = %c0 to %n step %c1 num_stages(3) {
@@ -166,6 +174,11 @@ def TilePlanPipeline : Pass<"tile-plan-pipeline"> {
     }
     ```
   }];
+  let options = [
+    Option<"maxSharedBytes", "max-shared-bytes", "int64_t", /*default=*/"0",
+           "Shared memory a block may use (0: no limit); rings that would "
+           "not fit get fewer stages">
+  ];
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
@@ -263,8 +276,8 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
       multiply-adds become FMAs.
 
     - `tile.gemm` (A, B in shared memory, mma.sync path): per warp and
-      k-step of 16, `nvvm.ldmatrix` x4 (transposed for B stored K x N)
-      and `nvvm.mma.sync` m16n8k16 on the accumulator's registers, as
+      k-step of 16, `nvvm.ldmatrix` x4 (transposed for B stored K x N; x2
+      for a warp's odd last n8 tile of B) and `nvvm.mma.sync` m16n8k16 on the accumulator's registers, as
       `warp_partition` and the accumulator layout say; copies from global
       memory into its swizzled operand buffers store 16-byte chunks at
       their swizzled place; loops planned by `tile-plan-pipeline` become
@@ -277,7 +290,8 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
       keep T.Pipelined loops synchronous (copies, barriers, gemm).
 
     Shared buffers stay `tile.alloc`s (the scratch of cross-warp reductions
-    is added as one more) for `tile-plan-shared`.
+    is added as one more, shared by every reduction of an element type)
+    for `tile-plan-shared`.
   }];
   let options = [
     Option<"assertLowering", "assert-lowering", "std::string",
