@@ -17,5 +17,7 @@ compute-sanitizer --tool memcheck --error-exitcode 3 "$out/harness" --quick >"$l
 echo "compute-sanitizer exit code: $? ($(grep -c 'ERROR SUMMARY: 0 errors' "$log/sanitizer.txt") clean summary)"
 tail -n 3 "$log/sanitizer.txt"
 python3 bench/torch_baselines.py 2>"$log/torch.err" | tee "$log/torch.jsonl"
+echo "== mla_decode against torch (float64), launched from its PTX + metadata"
+[ -f "$out/mla_decode.json" ] && python3 bench/debug/mla_check.py 2>&1 | tee "$log/mla.txt"
 echo "== results"
 python3 bench/report.py "$log/harness.jsonl" "$log/torch.jsonl" | tee "$log/table.md"

@@ -36,6 +36,8 @@ compile cumsum cumsum \
 # timing shape, 8x32x4096x128, and its causal twin.
 compile flash_attention flash_attention \
   '[{"name": "flash_attention_512", "batch": 1, "heads": 4, "seq_len": 512, "dim": 128}, {"name": "flash_attention_512_causal", "batch": 1, "heads": 4, "seq_len": 512, "dim": 128, "is_causal": true}, {"name": "flash_attention_odd", "batch": 2, "heads": 3, "seq_len": 1000, "dim": 128}, {"name": "flash_attention_odd_causal", "batch": 2, "heads": 3, "seq_len": 1000, "dim": 128, "is_causal": true}, {"name": "flash_attention_d64", "batch": 2, "heads": 3, "seq_len": 512, "dim": 64}, {"name": "flash_attention_d64_causal", "batch": 2, "heads": 3, "seq_len": 512, "dim": 64, "is_causal": true}, {"name": "flash_attention_4096", "batch": 8, "heads": 32, "seq_len": 4096, "dim": 128}, {"name": "flash_attention_4096_causal", "batch": 8, "heads": 32, "seq_len": 4096, "dim": 128, "is_causal": true}]'
+compile mla_decode mla_decode \
+  '[{"name": "mla_decode_small", "batch": 2, "heads": 128, "seqlen_kv": 1024}, {"name": "mla_decode", "batch": 4, "heads": 128, "seqlen_kv": 8192}]'
 # gemm_bias_gelu again with --fast-math (approximate division and exp in
 # the GELU epilogue), as its own header namespace.
 cp examples/gemm_bias_gelu.tile "$out/gemm_bias_gelu_fast.tile"

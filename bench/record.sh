@@ -11,6 +11,11 @@ res="$(dirname "${BASH_SOURCE[0]}")/RESULTS.md"
   printf '\n## %s UTC, %s, tilec %s\n\n' "$(date -u '+%Y-%m-%d %H:%M')" "$device" "$(git rev-parse --short HEAD)"
   printf 'Command: `%s`\n\n' "$cmd"
   cat "$dir/table.md"
+  if [[ -f $dir/mla.txt ]]; then
+    printf '\nmla_decode (bench/debug/mla_check.py, float64 torch reference):\n\n```\n'
+    cat "$dir/mla.txt"
+    printf '```\n'
+  fi
   printf '\ncompute-sanitizer memcheck on the small instances: `%s`\n' \
     "$(grep -m1 'ERROR SUMMARY' "$dir/sanitizer.txt" | sed 's/=* *//')"
   printf '\n<details><summary>raw JSON lines</summary>\n\n```\n'
