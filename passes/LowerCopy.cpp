@@ -193,10 +193,6 @@ class CopyLowering {
 public:
   explicit CopyLowering(KernelLowering &kernel) : kernel(kernel) {}
 
-private:
-  std::optional<bool> ieeeDivision;
-
-public:
   LogicalResult lower(tile::CopyOp copy) {
     Box src{copy.getSrc(), llvm::to_vector(copy.getSrcOffsets()),
             llvm::to_vector(copy.getSrcExtents())};
@@ -626,6 +622,8 @@ private:
   }
 
   KernelLowering &kernel;
+  /// Whether the kernel has IEEE float divisions (see hasIEEEDivision).
+  std::optional<bool> ieeeDivision;
 };
 
 LogicalResult lowerFill(KernelLowering &kernel, tile::FillOp fill) {
