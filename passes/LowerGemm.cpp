@@ -141,10 +141,10 @@ Value elementPointer(OpBuilder &b, Location loc, Value buffer,
   if (succeeded(type.getStridesAndOffset(strides, offset)) &&
       !ShapedType::isDynamic(offset) &&
       llvm::none_of(strides, ShapedType::isDynamic)) {
-    // A ring's stage goes in a GEP of its own: the stage's base is then
-    // one value per iteration and every address in it one add of a
-    // loop-invariant offset (one combined index would be re-derived per
-    // access, as an `or` and a scaling).
+    // The outermost index of a 3-D buffer (a ring's stage) goes in a GEP
+    // of its own: the stage's base is then one value per iteration and
+    // every address in it one add of a loop-invariant offset (one combined
+    // index would be re-derived per access, as an `or` and a scaling).
     if (type.getRank() == 3) {
       Value stageOffset = arith::IndexCastOp::create(
           b, loc, intType,

@@ -270,9 +270,6 @@ public:
           step = loop.getStep();
     Value n = arith::CeilDivSIOp::create(
         b, loc, arith::SubIOp::create(b, loc, ub, lb), step);
-    auto cst = [&](OpBuilder &ob, int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(ob, loc, v);
-    };
     auto ivOf = [&](OpBuilder &ob, Value j) -> Value {
       return arith::AddIOp::create(ob, loc, lb,
                                    arith::MulIOp::create(ob, loc, j, step));
@@ -398,9 +395,6 @@ private:
         simt::MmaSyncGemm::create(kernel, gemmOp);
     if (failed(gemm))
       return failure();
-    auto cst = [&](OpBuilder &ob, int64_t v) -> Value {
-      return arith::ConstantIndexOp::create(ob, loc, v);
-    };
     simt::SharedSlot a0 = slot(gemmOp.getA(), cst(b, 0));
     simt::SharedSlot b0 = slot(gemmOp.getB(), cst(b, 0));
     // Operands outside the rings (loaded before the loop) have no stage.
@@ -458,6 +452,10 @@ private:
     next.push_back(arith::IndexCastUIOp::create(ib, loc, i32, nextStage));
     scf::YieldOp::create(ib, loc, next);
     return success();
+  }
+
+  Value cst(OpBuilder &b, int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
   }
 
   void makeRings() {
