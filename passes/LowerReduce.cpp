@@ -117,6 +117,9 @@ SmallVector<int64_t> sharingMasks(ArrayRef<SmallVector<int64_t>> projected,
 }
 
 /// The kernel's cross-warp reduction scratch buffers, one per element type.
+/// (tile-plan-pipeline estimates their size the same way, threads x output
+/// registers per type, to keep pipeline rings within shared memory:
+/// reductionScratchBytes in PipelineLoops.cpp; change both together.)
 using ScratchPool = llvm::DenseMap<Type, tile::AllocOp>;
 
 /// A shared scratch buffer of at least `elems` elements of `type` for
