@@ -182,7 +182,8 @@ OwningOpRef<ModuleOp> Elaborator::run() {
   for (const auto &[name, text] : options.defines) {
     bool used = llvm::any_of(factories, [&](const auto &f) {
       return llvm::any_of(f.first->getParams(),
-                          [&](const ast::Param &p) { return p.name == name; });
+                          [&](const ast::Param &p) { return p.name == name; }) ||
+             llvm::is_contained(eagerConstNames(*f.first), name);
     });
     if (!used) {
       std::string known;
@@ -252,9 +253,16 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
                         sema::FunctionObject *fn, const InstanceSpec &spec,
                         StringRef name, const CallArgs *given) {
   instanceName = name.str();
+  // An eager-style factory's tensor parameters are launch arguments; its
+  // T.const names take values like parameters (Eager.cpp).
+  bool eagerStyle = isEagerFactory(factory);
+  std::vector<StringRef> runtimeParams;
+  if (eagerStyle)
+    runtimeParams = eagerRuntimeParams(factory);
   for (const auto &[k, v] : spec.params)
     if (!llvm::any_of(factory.getParams(),
-                      [&](const ast::Param &p) { return p.name == k; })) {
+                      [&](const ast::Param &p) { return p.name == k; }) &&
+        !(eagerStyle && llvm::is_contained(eagerConstNames(factory), k))) {
       error(SMLoc(), "--instances: instance `" + name + "` sets `" + k +
                          "`, which is not a parameter of kernel factory `" +
                          factory.getName() + "`");
@@ -266,6 +274,17 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
   llvm::ArrayRef<ast::Param> factoryParams = factory.getParams();
   for (size_t index = 0; index < factoryParams.size(); ++index) {
     const ast::Param &p = factoryParams[index];
+    if (llvm::is_contained(runtimeParams, p.name)) {
+      bool bound = llvm::any_of(spec.params, [&](auto &kv) { return kv.first == p.name; }) ||
+                   llvm::any_of(options.defines, [&](auto &kv) { return kv.first == p.name; });
+      if (bound) {
+        error(SMLoc(), "`" + p.name + "` is a tensor parameter of kernel "
+                           "factory `" + factory.getName() + "`, an argument "
+                           "of the launch function; it takes no -D value");
+        return failure();
+      }
+      continue;
+    }
     // Arguments of a top-level call (`k = matmul(1024, ...)`) come first.
     if (given) {
       const Arg *a = index < given->positional.size() ? &given->positional[index]
@@ -350,7 +369,8 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
   }
   bool savedInstantiating = instantiating;
   instantiating = true;
-  FailureOr<Value> result = callFunction(*fn, args);
+  FailureOr<Value> result =
+      eagerStyle ? traceEager(*fn, args, spec) : callFunction(*fn, args);
   instantiating = savedInstantiating;
   if (failed(result))
     return failure();
@@ -555,7 +575,7 @@ Flow Elaborator::execStmt(const ast::Stmt &stmt, Frame &frame) {
     return execFunctionDef(llvm::cast<ast::FunctionDefStmt>(stmt), frame);
   case K::Return: {
     auto &r = llvm::cast<ast::ReturnStmt>(stmt);
-    if (traced && callDepth == 0) {
+    if (traced && callDepth == 0 && (!eager || kernelDepth > 0)) {
       error(stmt.getRange(), "`return` is not allowed in a @T.prim_func; "
                              "write results into an output tensor");
       return Flow::Error;
@@ -578,7 +598,7 @@ Flow Elaborator::execStmt(const ast::Stmt &stmt, Frame &frame) {
   case K::AnnAssign: {
     auto &a = llvm::cast<ast::AnnAssignStmt>(stmt);
     if (!a.getValue())
-      return Flow::Normal; // a bare declaration binds nothing
+      return execBareAnnotation(a, frame);
     FailureOr<Value> v = eval(*a.getValue(), frame);
     if (failed(v))
       return Flow::Error;

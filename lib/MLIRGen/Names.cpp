@@ -16,6 +16,7 @@ namespace tilec::mlirgen {
 static const StringRef kLanguage[] = {
     // kernels, types, symbols
     "prim_func", "macro", "Kernel", "Tensor", "Buffer", "dynamic", "symbolic",
+    "const", "empty", // eager-style factories
     "ceildiv", "get_thread_binding", "get_block_binding", "GemmWarpPolicy",
     // memory and movement
     "alloc_shared", "alloc_fragment", "alloc_local", "alloc_var",

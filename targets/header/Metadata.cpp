@@ -160,6 +160,10 @@ Json functionJson(const Function &function) {
     if (param.kind == Param::Kind::Tensor) {
       q["shape"] = param.shape;
       q["alignment"] = param.alignment;
+      // Written only when set, so that files without outputs read back
+      // byte-identical.
+      if (param.output)
+        q["output"] = true;
     }
     if (param.kind == Param::Kind::Symbol)
       symbols.push_back(param.name);
@@ -268,6 +272,7 @@ Function parseFunction(const Json &j) {
     param.dtype = get<std::string>(q, "dtype");
     param.shape = getOr<std::vector<std::string>>(q, "shape", {});
     param.alignment = getOr<unsigned>(q, "alignment", 16);
+    param.output = getOr<bool>(q, "output", false);
     function.params.push_back(std::move(param));
   }
   for (const Json &c : getOr<Json>(j, "checks", Json::array()))

@@ -50,6 +50,7 @@ LogicalResult collectLaunchInfo(ModuleOp module,
       if (auto mt = dyn_cast<MemRefType>(t)) {
         p.kind = header::Param::Kind::Tensor;
         p.dtype = dtypeName(mt.getElementType());
+        p.output = bool(func.getArgAttr(k, "tile.output"));
         if (auto shape = func.getArgAttrOfType<ArrayAttr>(k, "tile.shape")) {
           for (Attribute d : shape)
             p.shape.push_back(cast<StringAttr>(d).str());

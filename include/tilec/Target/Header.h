@@ -47,6 +47,9 @@ struct Param {
   /// Tensors: bytes the generated code assumes for the base pointer (a power
   /// of two); the launch function rejects a less aligned pointer.
   unsigned alignment = 16;
+  /// Tensors: an output the .tile allocates with `T.empty` (TileLang returns
+  /// it; here the caller allocates it and passes it like any tensor).
+  bool output = false;
 };
 
 /// A TMA descriptor (CUtensorMap) built on the host for a tensor parameter
