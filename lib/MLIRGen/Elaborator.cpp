@@ -187,9 +187,16 @@ OwningOpRef<ModuleOp> Elaborator::run() {
     });
     if (!used) {
       std::string known;
-      for (const auto &f : factories)
+      for (const auto &f : factories) {
+        std::vector<StringRef> launchArgs;
+        if (isEagerFactory(*f.first))
+          launchArgs = eagerRuntimeParams(*f.first);
         for (const ast::Param &p : f.first->getParams())
-          known += (known.empty() ? "`" : ", `") + p.name.str() + "`";
+          if (!llvm::is_contained(launchArgs, p.name))
+            known += (known.empty() ? "`" : ", `") + p.name.str() + "`";
+        for (const std::string &c : eagerConstNames(*f.first))
+          known += (known.empty() ? "`" : ", `") + c + "`";
+      }
       error(SMLoc(), "-D " + name +
                               " does not name a parameter of any kernel "
                               "factory in this file" +
