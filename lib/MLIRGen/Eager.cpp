@@ -87,7 +87,14 @@ static void walkBody(llvm::ArrayRef<ast::StmtPtr> body,
 
 bool isEagerFactory(const ast::FunctionDefStmt &factory) {
   // TileLang tells the styles apart by whether calling the factory returns
-  // a prim_func; statically, the eager body opens the kernel itself.
+  // a prim_func (one defined inside makes it lazy); statically, the eager
+  // body opens the kernel itself.
+  for (const ast::StmtPtr &s : factory.getBody())
+    if (auto *def = llvm::dyn_cast<ast::FunctionDefStmt>(s.get()))
+      for (const ast::ExprPtr &d : def->getDecorators())
+        if (StringRef(dottedName(d.get())).ends_with("prim_func") ||
+            StringRef(calleeName(d.get())).ends_with("prim_func"))
+          return false;
   bool found = false;
   walkBody(factory.getBody(), [&](const ast::Stmt &s) {
     if (auto *w = llvm::dyn_cast<ast::WithStmt>(&s))
