@@ -10,6 +10,7 @@
 #include "Expr.h"
 #include "Fill.h"
 #include "Options.h"
+#include "OutputFile.h"
 #include "Plan.h"
 #include "Report.h"
 #include "TuningCache.h"
@@ -19,6 +20,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
+#include <unistd.h>
 
 using namespace tilec;
 using namespace tilec::bench;
@@ -341,4 +343,41 @@ TEST_CASE("tuning cache entries and picks", "[bench][tuning]") {
   CHECK_THROWS_AS(tuning::parseFormat(R"({"format": "tilec-tuning-cache", "format_version": 2, "entries": []})",
                                       tuning::kCacheFormat),
                   tuning::TuningError);
+}
+
+TEST_CASE("saved outputs round-trip and are checked", "[bench]") {
+  header::Function fn = gemmFunction();
+  PlanOptions o;
+  o.values = {{"m", 8}, {"scale", 1}};
+  Plan plan;
+  std::string e;
+  REQUIRE(makePlan(fn, o, plan, e));
+  Snapshot snap;
+  for (size_t t = 0; t < plan.tensors.size(); ++t)
+    snap.push_back(randomTensor(plan.tensors[t].dtype, plan.tensors[t].elements,
+                                Distribution::Normal, t));
+  std::string path = "bench-test-" + std::to_string(::getpid()) + ".out";
+  REQUIRE(writeSavedOutput(path, plan, 9, snap, e));
+  SavedOutput saved;
+  REQUIRE(readSavedOutput(path, saved, e));
+  CHECK(saved.function == "matmul");
+  CHECK(saved.seed == 9);
+  REQUIRE(saved.tensors.size() == 2);
+  CHECK(saved.tensors[1].name == "C");
+  CHECK(saved.tensors[1].shape == std::vector<int64_t>{8, 64});
+  CHECK(saved.tensors[1].bytes == snap[1]);
+  std::vector<TensorCheck> checks;
+  REQUIRE(checkAgainstSaved(plan, 9, snap, saved, 1e-2, 1e-2, checks, e));
+  CHECK(checks.size() == 2);
+  CHECK(checks[1].result.mismatches == 0);
+  // One changed element of C is found.
+  storeElement(snap[1].data(), DType::F32, 5, 1e3);
+  checks.clear();
+  REQUIRE(checkAgainstSaved(plan, 9, snap, saved, 1e-2, 1e-2, checks, e));
+  CHECK(checks[1].result.mismatches == 1);
+  CHECK(checks[1].result.firstMismatch == 5);
+  CHECK_FALSE(checkAgainstSaved(plan, 10, snap, saved, 1e-2, 1e-2, checks, e));
+  CHECK(e.find("--seed 9") != std::string::npos);
+  std::remove(path.c_str());
+  CHECK_FALSE(readSavedOutput(path, saved, e));
 }

@@ -2,9 +2,12 @@
 
 #include "Fill.h"
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <thread>
 
 namespace tilec::bench {
 
@@ -299,22 +302,45 @@ std::vector<uint8_t> randomTensor(DType t, size_t count, Distribution d,
   std::vector<uint8_t> bytes(count * dtypeBytes(t));
   if (d == Distribution::Auto)
     d = isFloat(t) ? Distribution::Normal : Distribution::Integer;
-  Random rng(seed);
-  for (size_t i = 0; i < count; ++i) {
-    double v = 0;
-    switch (d) {
-    case Distribution::Normal: v = rng.normal(); break;
-    case Distribution::Uniform: v = 2.0 * rng.uniform() - 1.0; break;
-    case Distribution::Integer:
-      v = t == DType::Bool ? double(rng.next() & 1)
-                           : double(int64_t(rng.next() % 5) - 2);
-      break;
-    case Distribution::Zero: v = 0; break;
-    case Distribution::One: v = 1; break;
-    case Distribution::Auto: break;
+  // Chunks of 2^20 elements, each from its own stream (the seed and the
+  // chunk index), filled in parallel: FlashAttention's 134M-element tensors
+  // take seconds on one core. The bytes do not depend on the thread count.
+  constexpr size_t kChunk = size_t(1) << 20;
+  size_t chunks = (count + kChunk - 1) / kChunk;
+  auto fillChunk = [&](size_t c) {
+    Random rng(seed ^ (0xd1b54a32d192ed03ull * (c + 1)));
+    size_t end = std::min(count, (c + 1) * kChunk);
+    for (size_t i = c * kChunk; i < end; ++i) {
+      double v = 0;
+      switch (d) {
+      case Distribution::Normal: v = rng.normal(); break;
+      case Distribution::Uniform: v = 2.0 * rng.uniform() - 1.0; break;
+      case Distribution::Integer:
+        v = t == DType::Bool ? double(rng.next() & 1)
+                             : double(int64_t(rng.next() % 5) - 2);
+        break;
+      case Distribution::Zero: v = 0; break;
+      case Distribution::One: v = 1; break;
+      case Distribution::Auto: break;
+      }
+      storeElement(bytes.data(), t, i, v);
     }
-    storeElement(bytes.data(), t, i, v);
+  };
+  size_t workers = std::min<size_t>(chunks, std::max(1u, std::thread::hardware_concurrency()));
+  if (workers <= 1) {
+    for (size_t c = 0; c < chunks; ++c)
+      fillChunk(c);
+    return bytes;
   }
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> pool;
+  for (size_t w = 0; w < workers; ++w)
+    pool.emplace_back([&] {
+      for (size_t c = next++; c < chunks; c = next++)
+        fillChunk(c);
+    });
+  for (std::thread &th : pool)
+    th.join();
   return bytes;
 }
 

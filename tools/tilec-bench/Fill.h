@@ -66,7 +66,8 @@ private:
   double spare = 0;
 };
 
-/// `count` elements of `t` drawn from `d` with `seed`: Normal N(0, 1),
+/// `count` elements of `t` drawn from `d` with `seed` (in chunks of 2^20
+/// elements, chunk c from the stream of seed ^ f(c)): Normal N(0, 1),
 /// Uniform U[-1, 1), Integer uniform in {-2, ..., 2} (bool: 0 or 1), Zero,
 /// One; Auto is Normal for floats and Integer for integers.
 std::vector<uint8_t> randomTensor(DType t, size_t count, Distribution d,
