@@ -137,12 +137,13 @@ int runTune(const BenchOptions &o, const std::string &self, std::ostream &out,
   bool anyRan = false;
   for (const Json &space : manifest.at("spaces")) {
     const Json opts = space.value("options", Json::object());
-    double warmup = opts.value("warmup", 25.0), rep = opts.value("rep", 100.0);
+    double warmup = opts.value("warmup", o.run.warmupMs), rep = opts.value("rep", o.run.repMs);
     double timeout = o.timeoutSeconds > 0 ? o.timeoutSeconds : opts.value("timeout", 100.0);
     bool skipCheck = opts.value("skip_check", false);
     double rtol = opts.value("rtol", o.rtol), atol = opts.value("atol", o.atol);
     double ratio = opts.value("max_mismatched_ratio", o.maxMismatchedRatio);
-    std::string supply = opts.value("supply_type", "auto");
+    // The factory's supply_type, else the command line's --fill.
+    std::string supply = opts.value("supply_type", distributionName(o.plan.fill));
     std::string factory = space.value("factory", "?");
     std::string refPath = dir + "/" + factory + "_i" +
                           std::to_string(space.value("instance", 0)) + ".reference.out";
@@ -195,6 +196,8 @@ int runTune(const BenchOptions &o, const std::string &self, std::ostream &out,
         argv.insert(argv.end(), {"--fill", name + "=" + distributionName(d)});
       if (!o.run.flushL2)
         argv.push_back("--no-flush");
+      if (o.run.iters > 0)
+        argv.insert(argv.end(), {"--iters", std::to_string(o.run.iters)});
       if (!o.flops.empty())
         argv.insert(argv.end(), {"--flops", o.flops});
       if (!o.bytes.empty())
