@@ -179,10 +179,47 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
           [&](int64_t r, int64_t c) { return swizzle.apply(r * cols + c); }));
     });
   });
+  // T.Parallel loops: which thread runs which iteration (the same picture,
+  // over the iteration space).
+  module.walk([&](func::FuncOp func) {
+    if (!func->hasAttr(tile::TileDialect::getKernelFuncAttrName()))
+      return;
+    func.walk([&](tile::ParallelOp loop) {
+      Attribute attr = loop.getLoopLayoutAttr();
+      SmallVector<int64_t> extents = llvm::to_vector(loop.getExtents());
+      int64_t cells = 1;
+      for (int64_t e : extents)
+        cells *= e;
+      std::string title = func.getName().str() + " / T.Parallel(" +
+                          shapeText(extents) + ") at " + simt::formatLoc(loop.getLoc());
+      if (!attr || cells > kMaxCells)
+        return;
+      if (std::optional<int64_t> vec = simt::stridedVec(attr)) {
+        (void)vec; // strided loops (tails, non-power-of-two extents) have no
+                   // linear layout to draw
+        return;
+      }
+      std::string error;
+      std::optional<LinearLayout> layout = simt::layoutFromAttr(attr, extents, error);
+      if (!layout)
+        return;
+      std::vector<std::string> caption = {
+          "iteration -> thread and register (loop register = unrolled "
+          "iteration of that thread)"};
+      for (const std::string &l : lines(layout->toString()))
+        caption.push_back(l);
+      llvm::Expected<SVGPicture> pic = fragmentSVG(*layout, title, caption);
+      if (!pic) {
+        llvm::consumeError(pic.takeError());
+        return;
+      }
+      pictures.push_back(std::move(*pic));
+    });
+  });
   if (failedAny)
     return failure();
   if (pictures.empty()) {
-    module.emitError() << "no fragment or shared buffer to draw";
+    module.emitError() << "no fragment, shared buffer or T.Parallel loop to draw";
     return failure();
   }
   std::string heading = "tilec layouts";
