@@ -757,6 +757,8 @@ Flow Elaborator::execFunctionDef(const ast::FunctionDefStmt &def,
     else if (name == "tilelang.autotune" || name == "tilelang.autotuner.autotune") {
       fn->isAutotune = true;
       if (auto *call = llvm::dyn_cast<ast::CallExpr>(d.get()))
+        fn->autotuneDecorator = call;
+      if (auto *call = llvm::dyn_cast<ast::CallExpr>(d.get()))
         if (const ast::Keyword *kw = call->findKeyword("configs")) {
           FailureOr<Value> cfg = eval(*kw->value, frame);
           if (failed(cfg))

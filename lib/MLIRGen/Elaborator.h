@@ -13,6 +13,7 @@
 
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Diagnostics.h"
+#include "tilec/MLIRGen/Autotune.h"
 #include "tilec/MLIRGen/MLIRGen.h"
 #include "tilec/Sema/Objects.h"
 
@@ -146,6 +147,8 @@ public:
   Elaborator(const ast::Module &module, mlir::MLIRContext &context,
              DiagnosticEngine &diag, const MLIRGenOptions &options);
   mlir::OwningOpRef<mlir::ModuleOp> run();
+  /// The search spaces of the autotune factories (Autotune.cpp).
+  mlir::LogicalResult listAutotune(std::vector<AutotuneSpace> &out);
 
   //===--------------------------------------------------------------------===//
   // Diagnostics and locations

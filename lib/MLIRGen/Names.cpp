@@ -51,7 +51,7 @@ static const StringRef kNotYet[] = {
     "StridedTensor", "view", "reshape", "annotate_l2_hit_ratio"};
 
 static const StringRef kTilelang[] = {"jit", "autotune", "language", "layout",
-                                      "autotuner"};
+                                      "autotuner", "TensorSupplyType"};
 static const StringRef kMath[] = {"log2", "log", "log10", "exp", "exp2",
                                   "sqrt", "tanh", "sin", "cos", "pow",
                                   "ceil", "floor", "trunc", "gcd", "prod",

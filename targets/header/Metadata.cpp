@@ -180,6 +180,12 @@ Json functionJson(const Function &function) {
   for (const KernelLaunch &kernel : function.kernels)
     kernels.push_back(kernelJson(function, kernel));
   j["kernels"] = std::move(kernels);
+  if (!function.bindings.empty()) {
+    Json bindings = Json::object();
+    for (const auto &[name, value] : function.bindings)
+      bindings[name] = Json::parse(value, nullptr, /*allow_exceptions=*/false);
+    j["bindings"] = std::move(bindings);
+  }
   return j;
 }
 
@@ -280,6 +286,9 @@ Function parseFunction(const Json &j) {
         {get<std::string>(c, "symbol"), get<std::string>(c, "condition")});
   for (const Json &k : at(j, "kernels"))
     function.kernels.push_back(parseKernel(k));
+  Json bindings = getOr<Json>(j, "bindings", Json::object());
+  for (const auto &[name, value] : bindings.items())
+    function.bindings.push_back({name, value.dump()});
   return function;
 }
 

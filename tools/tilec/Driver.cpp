@@ -21,7 +21,9 @@
 #include "tilec/Target/ResourceChecks.h"
 #include "tilec/Target/TargetInfo.h"
 
+#include "EmitLayouts.h"
 #include "LaunchInfo.h"
+#include "TuningLookup.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -61,6 +63,7 @@ static const EmitInfo kEmitInfos[] = {
     {EmitKind::HSACO, "hsaco", ".hsaco", false},
     {EmitKind::Header, "header", ".h", false},
     {EmitKind::JSON, "json", ".json", false},
+    {EmitKind::Layouts, "layouts", ".svg", false},
 };
 
 static const EmitInfo &info(EmitKind kind) {
@@ -102,6 +105,8 @@ static EmitKind resolveEmit(const DriverOptions &opts) {
       return i.kind;
   if (out.ends_with(".hpp"))
     return EmitKind::Header;
+  if (out.ends_with(".html"))
+    return EmitKind::Layouts;
   return isNVIDIA(opts.target) ? EmitKind::PTX : EmitKind::HSACO;
 }
 
@@ -255,9 +260,24 @@ int runDriver(DriverOptions opts) {
       dumpAST(*ast, os);
       return finish(opts.outputPath, text);
     }
+    if (!opts.tuningCachePath.empty()) {
+      if (!applyTuningCache(opts.tuningCachePath, sourceMgr.getMemoryBuffer(
+                                sourceMgr.getMainFileID())->getBuffer(),
+                            *ast, diag, genOptions, opts.target))
+        return ExitCompileError;
+      deps.push_back(opts.tuningCachePath);
+    }
     module = elaborate(*ast, context, diag, genOptions);
     if (!module || diag.hasErrors())
       return ExitCompileError;
+  }
+
+  if (emit == EmitKind::Layouts) {
+    mlir::FailureOr<std::string> page = renderLayouts(
+        *module, opts.target, StringRef(opts.outputPath).ends_with(".html"));
+    if (mlir::failed(page))
+      return ExitCompileError;
+    return finish(opts.outputPath, *page);
   }
 
   if (emit == EmitKind::Tile) {

@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tilec::header {
@@ -139,6 +140,10 @@ struct Function {
   std::vector<Param> params;
   std::vector<KernelLaunch> kernels;
   std::vector<SymbolCheck> checks;
+  /// The kernel factory's parameter bindings of this instance (name, value
+  /// as JSON text: `4096`, `"float16"`, `true`), so that tools can evaluate
+  /// work formulas such as `2 * M * N * K` (tilec-bench --flops).
+  std::vector<std::pair<std::string, std::string>> bindings;
 };
 
 /// The compiled device code.
