@@ -228,9 +228,14 @@ FailureOr<std::string> planLoop(tile::PipelinedOp loop,
   // stage (the distance is how far ahead the copies run, plus one ring
   // slot); the statements that are not operand copies in program order,
   // the copies anywhere among them.
+  // Without a written order the copies of a later iteration are issued
+  // first, then the rest of the body in program order.
   SmallVector<int64_t> orderOf(ops.size());
-  for (auto [index, op] : llvm::enumerate(ops))
-    orderOf[index] = int64_t(index);
+  int64_t next = 0;
+  for (bool producers : {true, false})
+    for (auto [index, op] : llvm::enumerate(ops))
+      if (isProducer(op) == producers)
+        orderOf[index] = next++;
   if (written.any()) {
     for (Operation *op : ops)
       if (written.unit(op) < 0)
@@ -455,10 +460,19 @@ public:
             return !isProducer(op) && !isPureOp(&op) &&
                    !isa<tile::GemmOp, tile::BarrierOp>(op);
           });
+      // Issued before the first op whose next ordered op (itself, or the
+      // one a barrier precedes) comes after the copies.
+      auto nextOrderAfterCopies = [&](Operation *op) {
+        for (; op && !op->hasTrait<OpTrait::IsTerminator>();
+             op = op->getNextNode())
+          if (op->hasAttr(kOrder) && !isProducer(*op))
+            return orderOf(op) > firstCopy;
+        return true;
+      };
       for (Operation &op : loop.getBody()->without_terminator()) {
         if (isProducer(op) || (!keepBarriers && isa<tile::BarrierOp>(op)))
           continue;
-        if (!issued && op.hasAttr(kOrder) && orderOf(&op) > firstCopy)
+        if (!issued && nextOrderAfterCopies(&op))
           issueAhead();
         if (auto gemmOp = dyn_cast<tile::GemmOp>(op)) {
           if (failed(simt::emitGemm(kernel, lb2, gemmOp,
