@@ -135,7 +135,11 @@ OwningOpRef<ModuleOp> Elaborator::run() {
       ModuleOp::create(FileLineColLoc::get(fileName, 1, 1));
   module = *owned;
   module->setAttr("tile.source", fileName);
-  module->setAttr("tile.target", builder.getStringAttr(options.target));
+  // The one place the chip is recorded; every pass and the code emitters
+  // read it from here (the driver has checked the name).
+  if (TargetInfo::lookup(options.target))
+    module->setAttr(tile::kTargetAttrName,
+                    tile::TargetAttr::get(module.getContext(), options.target));
   builder.setInsertionPointToEnd(module.getBody());
 
   Frame top;
@@ -1183,7 +1187,10 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
     frame.scope->bind(vars[k]->getName(),
                       {wrapRuntime(ivs[k], DType::Int32, /*isIndex=*/true),
                        vars[k]->getLoc(), regionDepth, ""});
-  Flow f = execBlock(s.getBody(), frame);
+  bool scheduled = spec.kind == sema::LoopSpec::Pipelined &&
+                   (!spec.order.empty() || !spec.stage.empty());
+  Flow f = scheduled ? execScheduledBody(s, spec, frame)
+                     : execBlock(s.getBody(), frame);
   regionDepth = depth;
   poisonRegionBindings(*frame.scope, depth,
                        ("is defined inside the " + what +
@@ -1199,6 +1206,76 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
     return Flow::Error;
   }
   return f;
+}
+
+/// The body of a T.Pipelined loop with a hand-written `order` / `stage`:
+/// as TileLang counts them, a statement is one that emits code, and each
+/// top-level op it emits is tagged `tile.stmt = N` so tile-plan-pipeline
+/// can look its schedule up; the lists must have one entry per statement
+/// (per group, with `group`).
+Flow Elaborator::execScheduledBody(const ast::ForStmt &s,
+                                   const sema::LoopSpec &spec, Frame &frame) {
+  Block *body = builder.getInsertionBlock();
+  Operation *end = &*builder.getInsertionPoint();
+  int64_t statements = 0;
+  for (const ast::StmtPtr &stmt : s.getBody()) {
+    Operation *before = end->getPrevNode();
+    Flow f = execStmt(*stmt, frame);
+    if (f != Flow::Normal)
+      return f;
+    if (hadError)
+      return Flow::Error;
+    Operation *first = before ? before->getNextNode() : &body->front();
+    if (first == end)
+      continue;
+    for (Operation *op = first; op != end; op = op->getNextNode())
+      op->setAttr("tile.stmt", builder.getI64IntegerAttr(statements));
+    ++statements;
+  }
+  int64_t units = statements;
+  if (!spec.group.empty()) {
+    std::vector<int> seen(statements, 0);
+    for (const std::vector<int64_t> &g : spec.group)
+      for (int64_t i : g) {
+        if (i < 0 || i >= statements) {
+          error(spec.groupRange, "`group` names statement " + Twine(i) +
+                                     " but the loop body has " +
+                                     Twine(statements) + " statements");
+          return Flow::Error;
+        }
+        ++seen[i];
+      }
+    for (int64_t i = 0; i < statements; ++i)
+      if (seen[i] != 1) {
+        error(spec.groupRange,
+              "`group` must name every statement of the loop body once; "
+              "statement " +
+                  Twine(i) + " is named " + Twine(seen[i]) + " times");
+        return Flow::Error;
+      }
+    units = int64_t(spec.group.size());
+  }
+  StringRef unit = spec.group.empty() ? "statement" : "group";
+  for (auto [list, what, range] :
+       {std::tuple{&spec.order, "order", spec.orderRange},
+        std::tuple{&spec.stage, "stage", spec.stageRange}}) {
+    if (list->empty())
+      continue;
+    if (int64_t(list->size()) != units) {
+      error(range, "`" + Twine(what) + "` has " + Twine(list->size()) +
+                       " entries but the loop body has " + Twine(units) + " " +
+                       unit + (units == 1 ? "" : "s"));
+      return Flow::Error;
+    }
+  }
+  for (int64_t v : spec.order)
+    if (v >= units) {
+      error(spec.orderRange, "`order` entry " + Twine(v) +
+                                 " is past the last position, " +
+                                 Twine(units - 1));
+      return Flow::Error;
+    }
+  return Flow::Normal;
 }
 
 //===----------------------------------------------------------------------===//

@@ -175,6 +175,8 @@ public:
   Flow execAssert(const ast::AssertStmt &s, Frame &frame);
   Flow execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
                       Frame &frame);
+  Flow execScheduledBody(const ast::ForStmt &s, const sema::LoopSpec &spec,
+                         Frame &frame);
   mlir::LogicalResult assignTo(const ast::Expr &target, const Value &value,
                                llvm::SMRange valueRange, Frame &frame);
   mlir::LogicalResult countStep(llvm::SMRange range);

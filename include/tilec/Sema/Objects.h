@@ -102,6 +102,9 @@ struct LoopSpec {
   std::vector<int64_t> order, stage;
   std::vector<std::vector<int64_t>> group;
   llvm::SMLoc loc;
+  /// Where `order` / `stage` / `group` were written (for the count checks
+  /// made once the body is traced).
+  llvm::SMRange orderRange, stageRange, groupRange;
 };
 
 } // namespace tilec::sema
