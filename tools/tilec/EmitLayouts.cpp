@@ -63,18 +63,15 @@ constexpr int64_t kMaxCells = 65536;
 
 FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
                                      bool html) {
-  std::unique_ptr<TargetInfo> target = TargetInfo::get(chip);
-  if (!target)
+  // The passes read the chip from the module's #tile.target, which the
+  // driver set from --target.
+  tile::TargetAttr recorded = tile::lookupTarget(module);
+  if (!recorded || recorded.getChip() != chip)
     return failure();
   PassManager pm(module.getContext());
-  TileInferLayoutsOptions infer;
-  infer.warpSize = target->warpSize();
-  infer.chip = chip;
   pm.addPass(createTileDecomposeScan());
-  pm.addPass(createTileInferLayouts(infer));
-  TilePlanPipelineOptions plan;
-  plan.maxSharedBytes = target->maxSharedMemoryPerBlock();
-  pm.addPass(createTilePlanPipeline(plan));
+  pm.addPass(createTileInferLayouts());
+  pm.addPass(createTilePlanPipeline());
   if (failed(pm.run(module)))
     return failure();
 
