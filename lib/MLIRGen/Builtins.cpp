@@ -95,6 +95,10 @@ FailureOr<Value> Elaborator::callBuiltin(StringRef name, CallArgs &args) {
     return Value::builtin(name.str()); // a configured decorator
   if (name.starts_with("T."))
     return callPrimitive(name, args);
+  if (name.starts_with("functools."))
+    return callFunctools(name, args);
+  if (name.starts_with("tilelang."))
+    return callTileLang(name, args);
   error(args.range, "`" + name + "` is not available in .tile files");
   return failure();
 }

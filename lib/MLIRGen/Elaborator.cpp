@@ -227,7 +227,7 @@ OwningOpRef<ModuleOp> Elaborator::run() {
       }
     }
   }
-  if (hadError)
+  if (hadError || failed(checkModulePassConfigs()))
     return nullptr;
   if (failed(verify(module))) {
     hadError = true;
@@ -396,6 +396,9 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
     params.push_back(builder.getNamedAttr(kw.first, a));
   }
   func->setAttr("tile.params", builder.getDictionaryAttr(params));
+  applyPassConfigs(func, *fn);
+  if (fn->passConfigsLoc.isValid())
+    passConfigLocs[name] = fn->passConfigsLoc;
   tracedFuncs.erase(it);
   // prim_funcs defined but not returned are not kernels of this instance.
   for (auto &entry : tracedFuncs)
@@ -410,6 +413,8 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
 
 FailureOr<Value> Elaborator::callFunction(sema::FunctionObject &fn,
                                           CallArgs &args) {
+  if (fn.partial)
+    return callPartial(*fn.partial, args);
   if (fn.lambda) {
     llvm::ArrayRef<ast::Param> params = fn.lambda->getParams();
     if (args.positional.size() != params.size() || !args.keywords.empty()) {
@@ -636,9 +641,8 @@ Flow Elaborator::execImport(const ast::Stmt &stmt, Frame &frame) {
   auto moduleValue = [&](StringRef mod, SMRange range) -> std::optional<Value> {
     if (mod == "tilelang.language")
       return Value::builtin("T");
-    if (mod == "tilelang" || mod == "math" || mod == "itertools" ||
-        mod == "tilelang.layout" || mod == "tilelang.autotuner")
-      return Value::builtin(mod.str());
+    if (isCompileTimeModule(mod))
+      return Value::builtin(canonicalBuiltin(mod));
     StringRef top = mod.split('.').first;
     if (top == "torch" || top == "numpy" || top == "triton" ||
         top == "tvm" || top == "cupy" || top == "jax")
@@ -646,8 +650,8 @@ Flow Elaborator::execImport(const ast::Stmt &stmt, Frame &frame) {
                    "kernels only; remove it (see docs/porting.md)");
     else
       error(range, "module `" + mod + "` is not available in .tile files "
-                   "(only tilelang, tilelang.language, tilelang.layout, "
-                   "tilelang.autotuner, math and itertools)");
+                   "(only tilelang and its compile-time submodules, "
+                   "math, itertools, functools and typing)");
     return std::nullopt;
   };
   if (auto *imp = llvm::dyn_cast<ast::ImportStmt>(&stmt)) {
@@ -689,7 +693,7 @@ Flow Elaborator::execImport(const ast::Stmt &stmt, Frame &frame) {
                              (best.empty() ? "" : "; did you mean `" + best + "`?"));
       return Flow::Error;
     }
-    std::string qualified = mod->getBuiltin() + "." + a.name;
+    std::string qualified = canonicalBuiltin(mod->getBuiltin() + "." + a.name);
     Value v = Value::builtin(qualified);
     if (qualified == "tilelang.language")
       v = Value::builtin("T");
@@ -710,7 +714,7 @@ Flow Elaborator::execFunctionDef(const ast::FunctionDefStmt &def,
     if ((dref.starts_with("tilelang.") || dref.starts_with("T.")) &&
         !llvm::is_contained({"tilelang.jit", "tilelang.autotune",
                              "tilelang.autotuner.autotune", "T.prim_func",
-                             "T.macro"},
+                             "T.macro", "tilelang.transform.simplify_prim_func"},
                             dref)) {
       error(d->getRange(), "unknown decorator `" + dname +
                                "`: .tile files accept @tilelang.jit, "
@@ -721,21 +725,32 @@ Flow Elaborator::execFunctionDef(const ast::FunctionDefStmt &def,
     if (failed(dv))
       return Flow::Error;
     StringRef name = dv->is(Value::Builtin) ? StringRef(dv->getBuiltin()) : "";
-    if (name == "T.prim_func")
+    bool isAutotune =
+        name == "tilelang.autotune" || name == "tilelang.autotuner.autotune";
+    if (name == "T.prim_func") {
       fn->isPrimFunc = true;
-    else if (name == "T.macro")
+    } else if (name == "T.macro") {
       fn->isMacro = true;
-    else if (name == "tilelang.jit")
-      fn->isJit = true;
-    else if (name == "tilelang.autotune" || name == "tilelang.autotuner.autotune") {
-      fn->isAutotune = true;
-      if (auto *call = llvm::dyn_cast<ast::CallExpr>(d.get()))
-        if (const ast::Keyword *kw = call->findKeyword("configs")) {
+    } else if (name == "tilelang.transform.simplify_prim_func") {
+      // TVM's simplifier: tilec folds as it traces, nothing to do.
+    } else if (name == "tilelang.jit" || isAutotune) {
+      fn->isJit |= name == "tilelang.jit";
+      fn->isAutotune |= isAutotune;
+      if (auto *call = llvm::dyn_cast<ast::CallExpr>(d.get())) {
+        if (const ast::Keyword *kw =
+                isAutotune ? call->findKeyword("configs") : nullptr) {
           FailureOr<Value> cfg = eval(*kw->value, frame);
           if (failed(cfg))
             return Flow::Error;
           fn->autotuneConfigs = *cfg;
         }
+        if (const ast::Keyword *kw = call->findKeyword("pass_configs")) {
+          FailureOr<Value> cfg = eval(*kw->value, frame);
+          if (failed(cfg) ||
+              failed(recordPassConfigs(*fn, *cfg, *kw->value)))
+            return Flow::Error;
+        }
+      }
     } else {
       error(d->getRange(), "unknown decorator `" + decoratorName(d.get()) +
                                "`: .tile files accept @tilelang.jit, "

@@ -69,6 +69,18 @@ using sema::Value;
 /// The names a compile-time module (`T`, `tilelang`, `math`, ...) provides;
 /// nullopt for a module whose names are not checked.
 std::optional<llvm::ArrayRef<llvm::StringRef>> moduleNames(llvm::StringRef module);
+/// The names of the tilelang submodules, `typing` and `functools`
+/// (TileLangModules.cpp); nullopt for others.
+std::optional<llvm::ArrayRef<llvm::StringRef>>
+tileLangModuleNames(llvm::StringRef module);
+/// The string a `tilelang.PassConfigKey` member stands for
+/// (`TL_ENABLE_FAST_MATH` -> "tl.enable_fast_math").
+std::string passConfigKeyValue(llvm::StringRef member);
+/// Whether `import <module>` names a module that exists at compile time.
+bool isCompileTimeModule(llvm::StringRef module);
+/// The one name tilec gives a TileLang object exported under several
+/// modules (`tilelang.layout.make_swizzled_layout` -> `T.make_swizzled_layout`).
+std::string canonicalBuiltin(llvm::StringRef qualified);
 /// Whether `T.<primitive>` is a known TileLang primitive tilec does not
 /// implement yet.
 bool isNotSupportedYet(llvm::StringRef primitive);
@@ -236,6 +248,28 @@ public:
                                            CallArgs &args);
   mlir::FailureOr<Value> callMath(llvm::StringRef name, CallArgs &args);
   mlir::FailureOr<Value> callPrimitive(llvm::StringRef name, CallArgs &args);
+
+  //===--------------------------------------------------------------------===//
+  // tilelang.* submodules, pass configs, functools (TileLangModules.cpp)
+  //===--------------------------------------------------------------------===//
+  /// `module.attr` for the names TileLangModules provides; an empty
+  /// optional when it is an ordinary name of `module`.
+  mlir::FailureOr<std::optional<Value>>
+  moduleAttribute(llvm::StringRef module, llvm::StringRef attr,
+                  llvm::SMRange range);
+  mlir::FailureOr<Value> callTileLang(llvm::StringRef name, CallArgs &args);
+  mlir::FailureOr<Value> callFunctools(llvm::StringRef name, CallArgs &args);
+  mlir::FailureOr<Value> callPartial(const sema::PartialObject &p,
+                                     CallArgs &args);
+  /// Checks and keeps `@tilelang.jit(pass_configs=...)` on `fn`.
+  mlir::LogicalResult recordPassConfigs(sema::FunctionObject &fn,
+                                        const Value &configs,
+                                        const ast::Expr &expr);
+  /// Records a factory's pass configs on its kernel func.
+  void applyPassConfigs(mlir::func::FuncOp func,
+                        const sema::FunctionObject &fn);
+  /// Lifts the per-kernel options onto the module (fast math must agree).
+  mlir::LogicalResult checkModulePassConfigs();
   /// Binds call arguments to a signature; `names` after `numRequired` are
   /// optional. Reports arity/keyword errors against `args.callee`.
   mlir::FailureOr<std::vector<std::optional<Arg>>>
@@ -283,6 +317,8 @@ public:
   Value lastInstance;
   /// Where the last completed function call returned from.
   llvm::SMRange lastReturnRange;
+  /// Kernel name -> where its pass_configs were written.
+  llvm::StringMap<llvm::SMLoc> passConfigLocs;
   /// Factories the file instantiated itself at the top level.
   llvm::SmallPtrSet<const ast::FunctionDefStmt *, 4> instantiatedAtTopLevel;
 };

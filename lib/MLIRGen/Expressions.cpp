@@ -1125,6 +1125,12 @@ FailureOr<Value> Elaborator::evalAttribute(const ast::AttributeExpr &e,
     std::string q = base->getBuiltin() + "." + attr.str();
     if (q == "tilelang.language")
       return Value::builtin("T");
+    FailureOr<std::optional<Value>> special =
+        moduleAttribute(base->getBuiltin(), attr, e.getAttrRange());
+    if (failed(special))
+      return failure();
+    if (*special)
+      return **special;
     if (base->getBuiltin() == "T.GemmWarpPolicy") {
       if (attr == "Square" || attr == "FullRow" || attr == "FullCol")
         return Value::enumMember("T.GemmWarpPolicy", attr.str());
@@ -1172,6 +1178,9 @@ FailureOr<Value> Elaborator::evalAttribute(const ast::AttributeExpr &e,
   }
   if (base->is(Value::Runtime) && attr == "dtype")
     return Value::dtype(base->getRuntime().dtype);
+  if (base->is(Value::Enum) && attr == "value" &&
+      base->getEnum().enumName == "tilelang.PassConfigKey")
+    return Value::string(passConfigKeyValue(base->getEnum().member));
   if (base->is(Value::DTypeV) && attr == "bits")
     return Value::integer(base->getDType().bits());
   error(e.getAttrRange(), "`" + base->typeName() + "` has no attribute `" +
@@ -1204,6 +1213,22 @@ FailureOr<Value> Elaborator::evalSubscript(const ast::SubscriptExpr &e,
     if (failed(v))
       return failure();
     indices.push_back(*v);
+  }
+
+  if (base->is(Value::Builtin)) {
+    StringRef b = base->getBuiltin();
+    // `Optional[float]`, `Callable[..., Any]`: annotations only.
+    if (b.starts_with("typing."))
+      return *base;
+    // `T.Tensor[(M, N), "float16"]`: the subscript form of T.Tensor(...).
+    if (b == "T.Tensor" || b == "T.Buffer") {
+      CallArgs args;
+      args.range = e.getRange();
+      args.callee = b.str();
+      for (size_t k = 0; k < indices.size(); ++k)
+        args.positional.push_back(Arg{indices[k], e.getIndices()[k]->getRange()});
+      return callPrimitive(b, args);
+    }
   }
 
   if (base->is(Value::Buffer)) {

@@ -49,8 +49,10 @@ static const StringRef kNotYet[] = {
     "set_max_nreg", "no_set_max_nreg", "ws", "attr", "call_extern",
     "StridedTensor", "view", "reshape", "annotate_l2_hit_ratio"};
 
-static const StringRef kTilelang[] = {"jit", "autotune", "language", "layout",
-                                      "autotuner"};
+static const StringRef kTilelang[] = {
+    "jit",       "autotune", "language",      "layout",
+    "autotuner", "PassConfigKey", "cdiv",     "next_power_of_2",
+    "math",      "carver",   "tileop",        "transform"};
 static const StringRef kMath[] = {"log2", "log", "log10", "exp", "exp2",
                                   "sqrt", "tanh", "sin", "cos", "pow",
                                   "ceil", "floor", "trunc", "gcd", "prod",
@@ -78,7 +80,7 @@ std::optional<ArrayRef<StringRef>> moduleNames(StringRef module) {
     return ArrayRef<StringRef>(kLayout);
   if (module == "tilelang.autotuner")
     return ArrayRef<StringRef>(kAutotuner);
-  return std::nullopt;
+  return tileLangModuleNames(module);
 }
 
 bool isNotSupportedYet(StringRef primitive) {

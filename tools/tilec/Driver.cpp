@@ -119,6 +119,9 @@ static std::string defaultOutput(const DriverOptions &opts, EmitKind kind) {
 /// except for the fastmath flags --fast-math puts on its float ops.
 static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
                                       const DriverOptions &opts) {
+  // @tilelang.jit(pass_configs={TL_ENABLE_FAST_MATH: True}) on the file's
+  // kernels (MLIRGen checks that they agree) means --fast-math.
+  bool fastMath = opts.fastMath || module->hasAttr("tile.fast_math");
   bool hasTileKernels = false;
   module.walk([&](mlir::Operation *op) {
     if (op->hasAttr(tile::TileDialect::getKernelFuncAttrName()))
@@ -129,7 +132,7 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
       module->hasAttr(mlir::gpu::GPUDialect::getContainerModuleAttrName())) {
     // Only --fast-math has work left there: the flags on the gpu.funcs'
     // float ops are what the code generators read.
-    if (!opts.fastMath)
+    if (!fastMath)
       return mlir::success();
     pm.addPass(createTileFastMath());
     return pm.run(module);
@@ -143,7 +146,7 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
   }
   TileToGPUOptions lowering;
   lowering.chip = opts.target;
-  lowering.fastMath = opts.fastMath;
+  lowering.fastMath = fastMath;
   if (mlir::failed(buildTileToGPUPipeline(pm, lowering)))
     return mlir::failure();
   return pm.run(module);
