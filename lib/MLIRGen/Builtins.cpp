@@ -244,6 +244,8 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
     }
     return Value::floating(v.getFloat());
   }
+  if (name == "dict" || name == "set")
+    return callCollection(name, args);
   if (name == "tuple" || name == "list") {
     std::vector<Value> elts;
     if (pos.size() == 1) {
@@ -271,6 +273,14 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
   }
   if (name == "enumerate" || name == "zip" || name == "reversed" ||
       name == "sorted" || name == "any" || name == "all") {
+    // A dict iterates over its keys, as in Python.
+    for (Arg &a : pos)
+      if (a.value.is(Value::Dict)) {
+        std::vector<Value> keys;
+        for (const auto &kv : a.value.getItems())
+          keys.push_back(kv.first);
+        a.value = Value::list(std::move(keys));
+      }
     for (const Arg &a : pos)
       if (!a.value.isSequence()) {
         error(a.range, "`" + name + "` needs a tuple or list");

@@ -632,6 +632,8 @@ Flow Elaborator::execStmt(const ast::Stmt &stmt, Frame &frame) {
     return stmt.getKind() == K::Break ? Flow::Break : Flow::Continue;
   case K::Assert:
     return execAssert(llvm::cast<ast::AssertStmt>(stmt), frame);
+  case K::Raise:
+    return execRaise(llvm::cast<ast::RaiseStmt>(stmt), frame);
   }
   return Flow::Normal;
 }
@@ -850,6 +852,11 @@ LogicalResult Elaborator::assignTo(const ast::Expr &target, const Value &value,
   }
 
   if (auto *sub = llvm::dyn_cast<ast::SubscriptExpr>(&target)) {
+    FailureOr<std::optional<Flow>> item = assignItem(*sub, value, frame);
+    if (failed(item))
+      return failure();
+    if (*item)
+      return success();
     FailureOr<Value> lhs = evalSubscript(*sub, frame);
     if (failed(lhs))
       return failure();

@@ -76,6 +76,8 @@ tileLangModuleNames(llvm::StringRef module);
 /// The string a `tilelang.PassConfigKey` member stands for
 /// (`TL_ENABLE_FAST_MATH` -> "tl.enable_fast_math").
 std::string passConfigKeyValue(llvm::StringRef member);
+/// A set value: a list without duplicates (PyBuiltins.cpp).
+Value makeSet(std::vector<Value> elts);
 /// Whether `import <module>` names a module that exists at compile time.
 bool isCompileTimeModule(llvm::StringRef module);
 /// The one name tilec gives a TileLang object exported under several
@@ -209,8 +211,11 @@ public:
   mlir::FailureOr<Value> evalBoolOp(const ast::BoolOpExpr &e, Frame &frame);
   mlir::FailureOr<Value> evalUnary(const ast::UnaryOpExpr &e, Frame &frame);
   mlir::FailureOr<Value> evalIfExp(const ast::IfExpExpr &e, Frame &frame);
+  /// Runs clauses `k..` of a comprehension, collecting its element (and,
+  /// for a dict comprehension, its value into `values`).
   mlir::LogicalResult evalComprehension(const ast::ListCompExpr &lc, size_t k,
-                                        Frame &frame, std::vector<Value> &out);
+                                        Frame &frame, std::vector<Value> &out,
+                                        std::vector<Value> *values = nullptr);
   mlir::FailureOr<Value> evalShortCircuit(const ast::BoolOpExpr &e, size_t k,
                                           const Value &acc, Frame &frame);
   /// `cond ? then : else` with each side evaluated only under its branch.
@@ -248,6 +253,26 @@ public:
                                            CallArgs &args);
   mlir::FailureOr<Value> callMath(llvm::StringRef name, CallArgs &args);
   mlir::FailureOr<Value> callPrimitive(llvm::StringRef name, CallArgs &args);
+
+  //===--------------------------------------------------------------------===//
+  // More of the Python subset (PyBuiltins.cpp)
+  //===--------------------------------------------------------------------===//
+  Flow execRaise(const ast::RaiseStmt &s, Frame &frame);
+  mlir::FailureOr<Value> evalDictOrSetComp(const ast::ListCompExpr &lc,
+                                           Frame &frame);
+  /// `dict(...)` and `set(...)`.
+  mlir::FailureOr<Value> callCollection(llvm::StringRef name, CallArgs &args);
+  /// Python's `str(v)`.
+  static std::string pyStr(const Value &v);
+  mlir::FailureOr<Value> formatString(llvm::StringRef templ, CallArgs &args);
+  /// `self.m(...)` for list, dict, str and int methods; an empty optional
+  /// when `self` has no such method.
+  mlir::FailureOr<std::optional<Value>>
+  callMethod(const Value &self, llvm::StringRef m, CallArgs &args,
+             llvm::SMRange attrRange);
+  mlir::FailureOr<std::optional<Flow>>
+  assignItem(const ast::SubscriptExpr &target, const Value &value,
+             Frame &frame);
 
   //===--------------------------------------------------------------------===//
   // tilelang.* submodules, pass configs, functools (TileLangModules.cpp)

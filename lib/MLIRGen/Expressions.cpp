@@ -664,6 +664,8 @@ FailureOr<Value> Elaborator::eval(const ast::Expr &e, Frame &frame) {
         return failure();
       out.push_back(*v);
     }
+    if (auto *l = llvm::dyn_cast<ast::ListExpr>(&e); l && l->isSet())
+      return makeSet(std::move(out));
     return e.getKind() == K::Tuple ? Value::tuple(std::move(out))
                                    : Value::list(std::move(out));
   }
@@ -715,6 +717,8 @@ FailureOr<Value> Elaborator::eval(const ast::Expr &e, Frame &frame) {
     return failure();
   case K::ListComp: {
     auto &lc = llvm::cast<ast::ListCompExpr>(e);
+    if (lc.isSet() || lc.getValue())
+      return evalDictOrSetComp(lc, frame);
     // Python 3: the comprehension's variables live in a scope of their own.
     Frame inner{std::make_shared<Scope>(frame.scope), Value(),
                 frame.functionName};
@@ -730,11 +734,18 @@ FailureOr<Value> Elaborator::eval(const ast::Expr &e, Frame &frame) {
 
 LogicalResult Elaborator::evalComprehension(const ast::ListCompExpr &lc,
                                             size_t k, Frame &frame,
-                                            std::vector<Value> &out) {
+                                            std::vector<Value> &out,
+                                            std::vector<Value> *values) {
   if (k == lc.getGenerators().size()) {
     FailureOr<Value> v = eval(*lc.getElt(), frame);
     if (failed(v))
       return failure();
+    if (values) {
+      FailureOr<Value> x = eval(*lc.getValue(), frame);
+      if (failed(x))
+        return failure();
+      values->push_back(*x);
+    }
     if (out.size() >= (1u << 20)) {
       error(lc.getRange(), "comprehension is too long for compile-time "
                            "evaluation");
@@ -781,7 +792,7 @@ LogicalResult Elaborator::evalComprehension(const ast::ListCompExpr &lc,
         break;
       }
     }
-    if (keep && failed(evalComprehension(lc, k + 1, frame, out)))
+    if (keep && failed(evalComprehension(lc, k + 1, frame, out, values)))
       return failure();
   }
   return success();
@@ -792,7 +803,8 @@ static bool isPythonBuiltin(StringRef n) {
   return llvm::is_contained(
       {"range", "min", "max", "abs", "len", "int", "float", "bool", "str",
        "tuple", "list", "dict", "sum", "enumerate", "zip", "round", "print",
-       "isinstance", "any", "all", "reversed", "sorted", "pow", "divmod"},
+       "isinstance", "any", "all", "reversed", "sorted", "pow", "divmod",
+       "set", "Ellipsis"},
       n);
 }
 
@@ -1439,10 +1451,12 @@ FailureOr<Value> Elaborator::evalCall(const ast::CallExpr &e, Frame &frame) {
         return args->positional.size() > 1 ? args->positional[1].value
                                            : Value::none();
       }
-      if (self->is(Value::Str) && m == "format") {
-        error(e.getRange(), "`str.format` is not supported in .tile files");
+      FailureOr<std::optional<Value>> r =
+          callMethod(*self, m, *args, attr->getAttrRange());
+      if (failed(r))
         return failure();
-      }
+      if (*r)
+        return **r;
       error(attr->getAttrRange(), "`" + self->typeName() +
                                       "` has no method `" + m + "`");
       return failure();
