@@ -76,6 +76,8 @@ tileLangModuleNames(llvm::StringRef module);
 /// The string a `tilelang.PassConfigKey` member stands for
 /// (`TL_ENABLE_FAST_MATH` -> "tl.enable_fast_math").
 std::string passConfigKeyValue(llvm::StringRef member);
+/// The T.* names FrontendPrimitives.cpp implements.
+llvm::ArrayRef<llvm::StringRef> frontendPrimitiveNames();
 /// A set value: a list without duplicates (PyBuiltins.cpp).
 Value makeSet(std::vector<Value> elts);
 /// Whether `import <module>` names a module that exists at compile time.
@@ -283,6 +285,10 @@ public:
   moduleAttribute(llvm::StringRef module, llvm::StringRef attr,
                   llvm::SMRange range);
   mlir::FailureOr<Value> callTileLang(llvm::StringRef name, CallArgs &args);
+  /// The T.* primitives of FrontendPrimitives.cpp; an empty optional for
+  /// any other name.
+  mlir::FailureOr<std::optional<Value>>
+  callFrontendPrimitive(llvm::StringRef name, CallArgs &args);
   mlir::FailureOr<Value> callFunctools(llvm::StringRef name, CallArgs &args);
   mlir::FailureOr<Value> callPartial(const sema::PartialObject &p,
                                      CallArgs &args);

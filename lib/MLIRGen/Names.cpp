@@ -66,6 +66,8 @@ std::optional<ArrayRef<StringRef>> moduleNames(StringRef module) {
     static const std::vector<StringRef> all = [] {
       std::vector<StringRef> names(std::begin(kLanguage), std::end(kLanguage));
       names.insert(names.end(), std::begin(kNotYet), std::end(kNotYet));
+      llvm::ArrayRef<StringRef> more = frontendPrimitiveNames();
+      names.insert(names.end(), more.begin(), more.end());
       return names;
     }();
     return ArrayRef<StringRef>(all);

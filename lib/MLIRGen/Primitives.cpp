@@ -287,6 +287,11 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     return bindArgs(args, names, required);
   };
   SMLoc at = args.range.Start;
+  FailureOr<std::optional<Value>> frontend = callFrontendPrimitive(name, args);
+  if (failed(frontend))
+    return failure();
+  if (*frontend)
+    return **frontend;
 
   //===------------------------------------------------------------------===//
   // Types, symbols, integer helpers
