@@ -52,7 +52,8 @@ static const StringRef kNotYet[] = {
 static const StringRef kTilelang[] = {
     "jit",       "autotune", "language",      "layout",
     "autotuner", "PassConfigKey", "cdiv",     "next_power_of_2",
-    "math",      "carver",   "tileop",        "transform"};
+    "math",      "carver",   "tileop",        "transform",
+    "DataType"};
 static const StringRef kMath[] = {"log2", "log", "log10", "exp", "exp2",
                                   "sqrt", "tanh", "sin", "cos", "pow",
                                   "ceil", "floor", "trunc", "gcd", "prod",

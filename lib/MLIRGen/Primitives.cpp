@@ -357,6 +357,14 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     auto b = bind({"a", "b"}, 2);
     if (failed(b))
       return failure();
+    // An element read (`T.ceildiv(seqlens[bx], block_N)`) is its value.
+    for (std::optional<Arg> &a : *b)
+      if (a->value.is(Value::Subscript)) {
+        FailureOr<Value> s = toScalar(a->value, a->range);
+        if (failed(s))
+          return failure();
+        a->value = *s;
+      }
     const Value &x = (*b)[0]->value, &y = (*b)[1]->value;
     for (const Arg *a : {&*(*b)[0], &*(*b)[1]}) {
       const Value &v = a->value;

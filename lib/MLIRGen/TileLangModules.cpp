@@ -333,6 +333,17 @@ FailureOr<Value> Elaborator::callTileLang(StringRef name, CallArgs &args) {
     }
     return Value::dtype(DType::Float8E4M3);
   }
+  if (name == "tilelang.DataType") {
+    // TVM's DataType(str): the dtype, whose `.bits` kernels read.
+    if (pos.size() != 1 || !args.keywords.empty()) {
+      error(args.range, "`DataType` takes one dtype");
+      return failure();
+    }
+    FailureOr<DType> dt = requireDType(pos[0]);
+    if (failed(dt))
+      return failure();
+    return Value::dtype(*dt);
+  }
   if (name == "tilelang.transform.simplify_prim_func")
     return Value::builtin(name.str()); // a decorator without effect here
   error(args.range, "`" + name + "` is not available in .tile files");
