@@ -348,6 +348,8 @@ public:
   Value lastInstance;
   /// Where the last completed function call returned from.
   llvm::SMRange lastReturnRange;
+  /// Whether the "iket markers are accepted without effect" warning was given.
+  bool warnedIket = false;
   /// Kernel name -> where its pass_configs were written.
   llvm::StringMap<llvm::SMLoc> passConfigLocs;
   /// Factories the file instantiated itself at the top level.

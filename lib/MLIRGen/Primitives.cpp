@@ -1360,9 +1360,20 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
 //===----------------------------------------------------------------------===//
 
 Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
-  if (s.getItems().size() != 1) {
-    error(s.getRange(), "`with` takes exactly one T.Kernel(...) here");
-    return Flow::Error;
+  // `with T.Kernel(...) as bx, iket.range("name"):`: trace scopes after the
+  // kernel are accepted (they record nothing, see TileLangModules.cpp).
+  for (size_t k = 1; k < s.getItems().size(); ++k) {
+    const ast::WithItem &extra = s.getItems()[k];
+    FailureOr<Value> v = extra.target ? FailureOr<Value>(Value::none())
+                                      : eval(*extra.context, frame);
+    if (failed(v))
+      return Flow::Error;
+    if (!v->is(Value::Builtin) ||
+        v->getBuiltin() != "tilelang.tools.cuda.iket.range") {
+      error(extra.context->getRange(),
+            "`with` takes one T.Kernel(...) here (and iket.range scopes)");
+      return Flow::Error;
+    }
   }
   const ast::WithItem &item = s.getItems()[0];
   auto *call = llvm::dyn_cast<ast::CallExpr>(item.context.get());

@@ -163,6 +163,9 @@ static const StringRef kDriver[] = {
 static const StringRef kTileop[] = {"GemmWarpPolicy", "base"};
 static const StringRef kTileopBase[] = {"GemmWarpPolicy"};
 static const StringRef kFp8[] = {"determine_fp8_type"};
+static const StringRef kTools[] = {"cuda"};
+static const StringRef kToolsCuda[] = {"iket"};
+static const StringRef kIket[] = {"mark", "range", "payload"};
 static const StringRef kTyping[] = {"Optional", "Callable", "Any", "List",
                                     "Tuple", "Dict", "Union", "Literal",
                                     "Sequence", "Iterable"};
@@ -185,6 +188,12 @@ std::optional<llvm::ArrayRef<StringRef>> tileLangModuleNames(StringRef module) {
     return llvm::ArrayRef<StringRef>(kTileopBase);
   if (module == "tilelang.language.fp8")
     return llvm::ArrayRef<StringRef>(kFp8);
+  if (module == "tilelang.tools")
+    return llvm::ArrayRef<StringRef>(kTools);
+  if (module == "tilelang.tools.cuda")
+    return llvm::ArrayRef<StringRef>(kToolsCuda);
+  if (module == "tilelang.tools.cuda.iket")
+    return llvm::ArrayRef<StringRef>(kIket);
   if (module == "typing")
     return llvm::ArrayRef<StringRef>(kTyping);
   if (module == "functools")
@@ -201,8 +210,8 @@ bool isCompileTimeModule(StringRef module) {
       {"tilelang", "math", "itertools", "tilelang.layout",
        "tilelang.autotuner", "tilelang.transform", "tilelang.math",
        "tilelang.carver", "tilelang.carver.arch", "tilelang.tileop",
-       "tilelang.tileop.base", "tilelang.language.fp8", "typing",
-       "functools"},
+       "tilelang.tileop.base", "tilelang.language.fp8", "tilelang.tools",
+       "tilelang.tools.cuda", "typing", "functools"},
       module);
 }
 
@@ -332,6 +341,19 @@ FailureOr<Value> Elaborator::callTileLang(StringRef name, CallArgs &args) {
       return failure();
     }
     return Value::dtype(DType::Float8E4M3);
+  }
+  if (name.starts_with("tilelang.tools.cuda.iket.")) {
+    // iket's in-kernel trace markers. tilec has no iket runtime to record
+    // them into: they are accepted, change nothing in the kernel, and the
+    // file is warned once that its trace will be empty.
+    if (!warnedIket) {
+      warnedIket = true;
+      diag.warning(args.range, "iket markers are accepted without effect: "
+                               "tilec records no iket trace");
+    }
+    if (name.ends_with(".range"))
+      return Value::builtin(name.str()); // a context for `with`
+    return Value::none();
   }
   if (name == "tilelang.DataType") {
     // TVM's DataType(str): the dtype, whose `.bits` kernels read.
