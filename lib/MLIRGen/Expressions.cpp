@@ -764,6 +764,9 @@ LogicalResult Elaborator::evalComprehension(const ast::ListCompExpr &lc,
   } else if (iter->is(Value::Dict)) {
     for (const auto &kv : iter->getItems())
       items.push_back(kv.first);
+  } else if (iter->is(Value::Str)) {
+    for (char c : iter->getStr())
+      items.push_back(Value::string(std::string(1, c)));
   } else {
     error(gen.iter->getRange(),
           iter->is(Value::Loop)

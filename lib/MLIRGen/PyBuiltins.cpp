@@ -473,6 +473,14 @@ Elaborator::callMethod(const Value &self, StringRef m, CallArgs &args,
       }
       return R(Value::string(out));
     }
+    if (m == "isdigit" || m == "isalpha") {
+      if (!want(0, 0))
+        return failure();
+      bool all = !s.empty() && llvm::all_of(s, [&](char c) {
+        return m == "isdigit" ? llvm::isDigit(c) : llvm::isAlpha(c);
+      });
+      return R(Value::boolean(all));
+    }
     if (m == "upper" || m == "lower" || m == "strip") {
       if (!want(0, 0))
         return failure();
