@@ -216,7 +216,7 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
       return castTo(v, to, args.range);
     }
     if (name == "str")
-      return Value::string(v.is(Value::Str) ? v.getStr() : v.repr());
+      return Value::string(pyStr(v)); // str(T.float16) is "float16"
     if (name == "bool")
       return Value::boolean(v.truthy());
     if (v.is(Value::Str)) {
