@@ -229,7 +229,9 @@ std::string canonicalBuiltin(StringRef q) {
     return "tilelang.cdiv";
   if (q == "tilelang.math.next_power_of_2")
     return "tilelang.next_power_of_2";
-  if (q.starts_with("tilelang.language."))
+  // `tilelang.language.copy` is `T.copy`; its submodules keep their names.
+  if (q.starts_with("tilelang.language.") &&
+      !q.starts_with("tilelang.language.fp8"))
     return ("T." + q.drop_front(StringRef("tilelang.language.").size())).str();
   return q.str();
 }
@@ -247,8 +249,6 @@ Elaborator::moduleAttribute(StringRef module, StringRef attr, SMRange range) {
                      (best.empty() ? "" : "; did you mean `" + best + "`?"));
     return failure();
   }
-  if (q == "tilelang.language.fp8")
-    return std::optional<Value>(Value::builtin(q));
   std::string c = canonicalBuiltin(q);
   if (c != q)
     return std::optional<Value>(Value::builtin(c));
