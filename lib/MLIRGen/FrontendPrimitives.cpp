@@ -157,7 +157,7 @@ Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
     op = op->getParentOp();
   auto kernel = cast<tile::KernelOp>(op);
   if (t == "threadIdx.x") {
-    if (*end != kernel.getThreads()) {
+    if (*end != int64_t(kernel.getThreads())) {
       error((*b)[1]->range, "`T.thread_binding` over threadIdx.x must span "
                             "the kernel's " + Twine(kernel.getThreads()) +
                                 " threads, not " + Twine(*end));
