@@ -266,6 +266,8 @@ llvm::StringRef ast::getKindName(Stmt::Kind kind) {
     return "Continue";
   case Stmt::Kind::Assert:
     return "Assert";
+  case Stmt::Kind::Raise:
+    return "Raise";
   }
   llvm_unreachable("unknown statement kind");
 }

@@ -217,7 +217,7 @@ void Dumper::dumpExpr(const Expr &expr, unsigned indent,
       dumpExpr(*elt, in, "elt");
     return;
   case Expr::Kind::List:
-    os << '\n';
+    os << (llvm::cast<ListExpr>(expr).isSet() ? " set\n" : "\n");
     for (const ExprPtr &elt : llvm::cast<ListExpr>(expr).getElts())
       dumpExpr(*elt, in, "elt");
     return;
@@ -279,8 +279,13 @@ void Dumper::dumpExpr(const Expr &expr, unsigned indent,
     return;
   case Expr::Kind::ListComp: {
     const auto &comp = llvm::cast<ListCompExpr>(expr);
-    os << (comp.isGenerator() ? " generator\n" : "\n");
-    dumpExpr(*comp.getElt(), in, "elt");
+    os << (comp.isGenerator() ? " generator\n"
+           : comp.getValue()  ? " dict\n"
+           : comp.isSet()     ? " set\n"
+                              : "\n");
+    dumpExpr(*comp.getElt(), in, comp.getValue() ? "key" : "elt");
+    if (comp.getValue())
+      dumpExpr(*comp.getValue(), in, "value");
     for (const Comprehension &clause : comp.getGenerators()) {
       line(in, "", "for", clause.range.Start) << '\n';
       dumpExpr(*clause.target, in + 1, "target");
@@ -404,6 +409,10 @@ void Dumper::dumpStmt(const Stmt &stmt, unsigned indent) {
     dumpOptional(assertStmt.getMsg(), in, "msg");
     return;
   }
+  case Stmt::Kind::Raise:
+    os << '\n';
+    dumpOptional(llvm::cast<RaiseStmt>(stmt).getExc(), in, "exc");
+    return;
   }
   llvm_unreachable("unknown statement kind");
 }

@@ -102,6 +102,10 @@ Lexer::Lexer(llvm::SourceMgr &sourceMgr, unsigned bufferId,
     cur += 3;
 }
 
+Lexer::Lexer(DiagnosticEngine &diag, const char *begin, const char *end)
+    : diag(diag), bufStart(begin), bufEnd(end), cur(begin),
+      bracketDepth(1), atLineStart(false) {}
+
 Token Lexer::error(const char *loc, const llvm::Twine &msg) {
   return error(loc, loc, msg);
 }
@@ -372,11 +376,9 @@ Token Lexer::lexIdentifierOrString() {
     bool valid = llvm::is_contained(
         {"r", "u", "b", "f", "br", "rb", "fr", "rf"}, llvm::StringRef(lower));
     if (valid) {
-      if (format)
-        return error(start, cur + 1,
-                     "f-strings are not supported in .tile files; build the "
-                     "message with `+` and `str()`, or pass it as arguments");
-      return lexString(start, raw, bytes);
+      Token t = lexString(start, raw, bytes);
+      t.setFormat(format && t.is(TokenKind::String));
+      return t;
     }
   }
 

@@ -671,7 +671,10 @@ ExprPtr Parser::parseAtom() {
   case TokenKind::LBrace:
     return parseDict();
   case TokenKind::Ellipsis:
-    return unsupported("`...` (Ellipsis) is");
+    // Only typing annotations (`Callable[..., Any]`) use it: a name the
+    // elaborator knows.
+    consume();
+    return std::make_unique<NameExpr>(range, "Ellipsis");
   case TokenKind::KwYield:
     return unsupported("`yield` is");
   case TokenKind::KwAwait:
@@ -731,16 +734,42 @@ ExprPtr Parser::parseStrings() {
   llvm::SMLoc start = tok.getLoc();
   bool bytes = tok.isBytes();
   std::string value;
+  // With an f-string among them, the literals build a str.format template
+  // and the replacement fields become its arguments.
+  bool format = false;
+  std::string templ;
+  std::vector<ExprPtr> args;
   while (tok.is(TokenKind::String)) {
     if (tok.isBytes() != bytes) {
       emitErrorAtTok("cannot mix bytes and non-bytes string literals");
       return nullptr;
     }
-    value += tok.getStringValue();
+    if (tok.isFormat()) {
+      if (!format) {
+        for (char c : value)
+          templ += c == '{' ? "{{" : c == '}' ? "}}" : std::string(1, c);
+        format = true;
+      }
+      if (!parseFString(tok, templ, args))
+        return nullptr;
+    } else if (format) {
+      for (char c : tok.getStringValue())
+        templ += c == '{' ? "{{" : c == '}' ? "}}" : std::string(1, c);
+    } else {
+      value += tok.getStringValue();
+    }
     consume();
   }
-  return std::make_unique<StringExpr>(rangeFrom(start), std::move(value),
-                                      bytes);
+  if (!format)
+    return std::make_unique<StringExpr>(rangeFrom(start), std::move(value),
+                                        bytes);
+  llvm::SMRange range = rangeFrom(start);
+  auto callee = std::make_unique<AttributeExpr>(
+      range, std::make_unique<StringExpr>(range, std::move(templ), false),
+      "format", range);
+  return checkHeight(std::make_unique<CallExpr>(range, std::move(callee),
+                                                std::move(args),
+                                                std::vector<Keyword>()));
 }
 
 /// tuple_or_group: '(' ')' | '(' star_expression ')'
@@ -849,23 +878,39 @@ ExprPtr Parser::parseDict() {
   while (tok.isNot(TokenKind::RBrace)) {
     if (tok.is(TokenKind::DoubleStar))
       return unsupported("dict unpacking with `**` is");
+    llvm::SMLoc keyStart = tok.getLoc();
     ExprPtr key = parseExpression();
     if (!key)
       return nullptr;
-    if (rejectDictOrSetComprehension("set"))
-      return nullptr;
-    if (tok.isAny(TokenKind::Comma, TokenKind::RBrace) && keys.empty()) {
-      emitError(lbrace.getLoc(),
-                "set displays are not supported in .tile "
-                "files",
-                lbrace.getRange());
-      return nullptr;
+    if (keys.empty() && tok.isAny(TokenKind::KwFor, TokenKind::KwAsync)) {
+      // `{elt for ...}`: a set comprehension.
+      ExprPtr comp = parseComprehension(std::move(key), keyStart,
+                                        /*generator=*/false);
+      if (!comp || !expectClosing(TokenKind::RBrace, lbrace,
+                                  "`}` after the set comprehension"))
+        return nullptr;
+      llvm::cast<ListCompExpr>(*comp).setSet();
+      comp->setRange(rangeFrom(start));
+      return comp;
     }
+    if (tok.isAny(TokenKind::Comma, TokenKind::RBrace) && keys.empty())
+      return parseSetDisplay(lbrace, start, std::move(key));
     if (!expect(TokenKind::Colon, "after dict key"))
       return nullptr;
     ExprPtr value = parseExpression();
     if (!value)
       return nullptr;
+    if (keys.empty() && tok.isAny(TokenKind::KwFor, TokenKind::KwAsync)) {
+      // `{k: v for ...}`: a dict comprehension.
+      ExprPtr comp = parseComprehension(std::move(key), keyStart,
+                                        /*generator=*/false);
+      if (!comp || !expectClosing(TokenKind::RBrace, lbrace,
+                                  "`}` after the dict comprehension"))
+        return nullptr;
+      llvm::cast<ListCompExpr>(*comp).setDictValue(std::move(value));
+      comp->setRange(rangeFrom(start));
+      return comp;
+    }
     if (rejectDictOrSetComprehension("dict"))
       return nullptr;
     keys.push_back(std::move(key));
@@ -877,6 +922,26 @@ ExprPtr Parser::parseDict() {
     return nullptr;
   return checkHeight(std::make_unique<DictExpr>(
       rangeFrom(start), std::move(keys), std::move(values)));
+}
+
+/// set: '{' star_expression (',' star_expression)* [','] '}', after its
+/// first element.
+ExprPtr Parser::parseSetDisplay(const Token &lbrace, llvm::SMLoc start,
+                                ExprPtr first) {
+  std::vector<ExprPtr> elts;
+  elts.push_back(std::move(first));
+  while (consumeIf(TokenKind::Comma)) {
+    if (tok.is(TokenKind::RBrace))
+      break;
+    ExprPtr elt = parseStarExpression();
+    if (!elt || rejectBareTupleComprehension())
+      return nullptr;
+    elts.push_back(std::move(elt));
+  }
+  if (!expectClosing(TokenKind::RBrace, lbrace, "`,` or `}` in set"))
+    return nullptr;
+  return checkHeight(std::make_unique<ListExpr>(rangeFrom(start),
+                                                std::move(elts), true));
 }
 
 //===----------------------------------------------------------------------===//

@@ -123,7 +123,7 @@ StmtPtr Parser::parseSimpleStmt() {
   case TokenKind::KwDel:
     return unsupported("`del` statements are");
   case TokenKind::KwRaise:
-    return unsupported("`raise` statements are");
+    return parseRaiseStmt();
   case TokenKind::KwGlobal:
     return unsupported("`global` declarations are");
   case TokenKind::KwNonlocal:
@@ -445,6 +445,21 @@ StmtPtr Parser::parseImportFrom() {
     return nullptr;
   return std::make_unique<ImportFromStmt>(rangeFrom(start), module, moduleRange,
                                           level, std::move(names), false);
+}
+
+/// raise_stmt: 'raise' [expression ['from' expression]]
+StmtPtr Parser::parseRaiseStmt() {
+  llvm::SMLoc start = tok.getLoc();
+  consume();
+  ExprPtr exc;
+  if (startsExpression(tok)) {
+    exc = parseExpression();
+    if (!exc)
+      return nullptr;
+    if (consumeIf(TokenKind::KwFrom) && !parseExpression())
+      return nullptr;
+  }
+  return std::make_unique<RaiseStmt>(rangeFrom(start), std::move(exc));
 }
 
 /// assert_stmt: 'assert' expression [',' expression]

@@ -39,8 +39,19 @@ public:
     tok = lexer.lex();
     prevEnd = tok.getLoc();
   }
+  /// A parser of the expression in [begin, end) of buffer `bufferId` (an
+  /// f-string's replacement field); locations stay those of the buffer.
+  Parser(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &diag,
+         const char *begin, const char *end)
+      : lexer(diag, begin, end), diag(diag), sourceMgr(sourceMgr),
+        bufferId(bufferId) {
+    tok = lexer.lex();
+    prevEnd = tok.getLoc();
+  }
 
   std::unique_ptr<ast::Module> parseFile();
+  /// The whole input as one expression (the sub-parser of an f-string field).
+  ast::ExprPtr parseFieldExpression();
 
 private:
   using Expr = ast::Expr;
@@ -171,6 +182,7 @@ private:
   bool parseImportAlias(ast::ImportAlias &alias, bool dotted,
                         const llvm::Twine &context);
   StmtPtr parseAssertStmt();
+  StmtPtr parseRaiseStmt();
   StmtPtr parseDecorated();
   StmtPtr parseFunctionDef(std::vector<ExprPtr> decorators);
   bool parseParams(std::vector<ast::Param> &params, const Token &lparen);
@@ -210,10 +222,16 @@ private:
   ExprPtr parseSlice();
   ExprPtr parseAtom();
   ExprPtr parseStrings();
+  /// Adds the f-string token `t` to `template` (a str.format template) and
+  /// its replacement fields' expressions to `args` (ParseFString.cpp).
+  bool parseFString(const Token &t, std::string &templ,
+                    std::vector<ExprPtr> &args);
   ExprPtr parseNumber();
   ExprPtr parseTupleOrGroup();
   ExprPtr parseList();
   ExprPtr parseDict();
+  ExprPtr parseSetDisplay(const Token &lbrace, llvm::SMLoc start,
+                          ExprPtr first);
 
   /// Shared loop of the left-associative binary levels.
   ExprPtr parseLeftAssoc(ExprPtr (Parser::*operand)(),

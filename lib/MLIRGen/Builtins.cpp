@@ -97,6 +97,10 @@ FailureOr<Value> Elaborator::callBuiltin(StringRef name, CallArgs &args) {
     return callEagerPrimitive(name, args);
   if (name.starts_with("T."))
     return callPrimitive(name, args);
+  if (name.starts_with("functools."))
+    return callFunctools(name, args);
+  if (name.starts_with("tilelang."))
+    return callTileLang(name, args);
   error(args.range, "`" + name + "` is not available in .tile files");
   return failure();
 }
@@ -214,7 +218,7 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
       return castTo(v, to, args.range);
     }
     if (name == "str")
-      return Value::string(v.is(Value::Str) ? v.getStr() : v.repr());
+      return Value::string(pyStr(v)); // str(T.float16) is "float16"
     if (name == "bool")
       return Value::boolean(v.truthy());
     if (v.is(Value::Str)) {
@@ -242,6 +246,8 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
     }
     return Value::floating(v.getFloat());
   }
+  if (name == "dict" || name == "set")
+    return callCollection(name, args);
   if (name == "tuple" || name == "list") {
     std::vector<Value> elts;
     if (pos.size() == 1) {
@@ -269,6 +275,14 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
   }
   if (name == "enumerate" || name == "zip" || name == "reversed" ||
       name == "sorted" || name == "any" || name == "all") {
+    // A dict iterates over its keys, as in Python.
+    for (Arg &a : pos)
+      if (a.value.is(Value::Dict)) {
+        std::vector<Value> keys;
+        for (const auto &kv : a.value.getItems())
+          keys.push_back(kv.first);
+        a.value = Value::list(std::move(keys));
+      }
     for (const Arg &a : pos)
       if (!a.value.isSequence()) {
         error(a.range, "`" + name + "` needs a tuple or list");

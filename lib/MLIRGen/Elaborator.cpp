@@ -239,7 +239,7 @@ OwningOpRef<ModuleOp> Elaborator::run() {
       }
     }
   }
-  if (hadError)
+  if (hadError || failed(checkModulePassConfigs()))
     return nullptr;
   if (failed(verify(module))) {
     hadError = true;
@@ -427,6 +427,9 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
     params.push_back(builder.getNamedAttr(kw.first, a));
   }
   func->setAttr("tile.params", builder.getDictionaryAttr(params));
+  applyPassConfigs(func, *fn);
+  if (fn->passConfigsLoc.isValid())
+    passConfigLocs[name] = fn->passConfigsLoc;
   tracedFuncs.erase(it);
   // prim_funcs defined but not returned are not kernels of this instance.
   for (auto &entry : tracedFuncs)
@@ -441,6 +444,8 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
 
 FailureOr<Value> Elaborator::callFunction(sema::FunctionObject &fn,
                                           CallArgs &args) {
+  if (fn.partial)
+    return callPartial(*fn.partial, args);
   if (fn.lambda) {
     llvm::ArrayRef<ast::Param> params = fn.lambda->getParams();
     if (args.positional.size() != params.size() || !args.keywords.empty()) {
@@ -658,6 +663,8 @@ Flow Elaborator::execStmt(const ast::Stmt &stmt, Frame &frame) {
     return stmt.getKind() == K::Break ? Flow::Break : Flow::Continue;
   case K::Assert:
     return execAssert(llvm::cast<ast::AssertStmt>(stmt), frame);
+  case K::Raise:
+    return execRaise(llvm::cast<ast::RaiseStmt>(stmt), frame);
   }
   return Flow::Normal;
 }
@@ -667,9 +674,8 @@ Flow Elaborator::execImport(const ast::Stmt &stmt, Frame &frame) {
   auto moduleValue = [&](StringRef mod, SMRange range) -> std::optional<Value> {
     if (mod == "tilelang.language")
       return Value::builtin("T");
-    if (mod == "tilelang" || mod == "math" || mod == "itertools" ||
-        mod == "tilelang.layout" || mod == "tilelang.autotuner")
-      return Value::builtin(mod.str());
+    if (isCompileTimeModule(mod))
+      return Value::builtin(canonicalBuiltin(mod));
     StringRef top = mod.split('.').first;
     if (top == "torch" || top == "numpy" || top == "triton" ||
         top == "tvm" || top == "cupy" || top == "jax")
@@ -677,8 +683,8 @@ Flow Elaborator::execImport(const ast::Stmt &stmt, Frame &frame) {
                    "kernels only; remove it (see docs/porting.md)");
     else
       error(range, "module `" + mod + "` is not available in .tile files "
-                   "(only tilelang, tilelang.language, tilelang.layout, "
-                   "tilelang.autotuner, math and itertools)");
+                   "(only tilelang and its compile-time submodules, "
+                   "math, itertools, functools and typing)");
     return std::nullopt;
   };
   if (auto *imp = llvm::dyn_cast<ast::ImportStmt>(&stmt)) {
@@ -720,7 +726,7 @@ Flow Elaborator::execImport(const ast::Stmt &stmt, Frame &frame) {
                              (best.empty() ? "" : "; did you mean `" + best + "`?"));
       return Flow::Error;
     }
-    std::string qualified = mod->getBuiltin() + "." + a.name;
+    std::string qualified = canonicalBuiltin(mod->getBuiltin() + "." + a.name);
     Value v = Value::builtin(qualified);
     if (qualified == "tilelang.language")
       v = Value::builtin("T");
@@ -741,7 +747,7 @@ Flow Elaborator::execFunctionDef(const ast::FunctionDefStmt &def,
     if ((dref.starts_with("tilelang.") || dref.starts_with("T.")) &&
         !llvm::is_contained({"tilelang.jit", "tilelang.autotune",
                              "tilelang.autotuner.autotune", "T.prim_func",
-                             "T.macro"},
+                             "T.macro", "tilelang.transform.simplify_prim_func"},
                             dref)) {
       error(d->getRange(), "unknown decorator `" + dname +
                                "`: .tile files accept @tilelang.jit, "
@@ -752,23 +758,34 @@ Flow Elaborator::execFunctionDef(const ast::FunctionDefStmt &def,
     if (failed(dv))
       return Flow::Error;
     StringRef name = dv->is(Value::Builtin) ? StringRef(dv->getBuiltin()) : "";
-    if (name == "T.prim_func")
+    bool isAutotune =
+        name == "tilelang.autotune" || name == "tilelang.autotuner.autotune";
+    if (name == "T.prim_func") {
       fn->isPrimFunc = true;
-    else if (name == "T.macro")
+    } else if (name == "T.macro") {
       fn->isMacro = true;
-    else if (name == "tilelang.jit")
-      fn->isJit = true;
-    else if (name == "tilelang.autotune" || name == "tilelang.autotuner.autotune") {
-      fn->isAutotune = true;
-      if (auto *call = llvm::dyn_cast<ast::CallExpr>(d.get()))
-        fn->autotuneDecorator = call;
-      if (auto *call = llvm::dyn_cast<ast::CallExpr>(d.get()))
-        if (const ast::Keyword *kw = call->findKeyword("configs")) {
+    } else if (name == "tilelang.transform.simplify_prim_func") {
+      // TVM's simplifier: tilec folds as it traces, nothing to do.
+    } else if (name == "tilelang.jit" || isAutotune) {
+      fn->isJit |= name == "tilelang.jit";
+      fn->isAutotune |= isAutotune;
+      if (auto *call = llvm::dyn_cast<ast::CallExpr>(d.get())) {
+        if (isAutotune)
+          fn->autotuneDecorator = call;
+        if (const ast::Keyword *kw =
+                isAutotune ? call->findKeyword("configs") : nullptr) {
           FailureOr<Value> cfg = eval(*kw->value, frame);
           if (failed(cfg))
             return Flow::Error;
           fn->autotuneConfigs = *cfg;
         }
+        if (const ast::Keyword *kw = call->findKeyword("pass_configs")) {
+          FailureOr<Value> cfg = eval(*kw->value, frame);
+          if (failed(cfg) ||
+              failed(recordPassConfigs(*fn, *cfg, *kw->value)))
+            return Flow::Error;
+        }
+      }
     } else {
       error(d->getRange(), "unknown decorator `" + decoratorName(d.get()) +
                                "`: .tile files accept @tilelang.jit, "
@@ -868,6 +885,11 @@ LogicalResult Elaborator::assignTo(const ast::Expr &target, const Value &value,
   }
 
   if (auto *sub = llvm::dyn_cast<ast::SubscriptExpr>(&target)) {
+    FailureOr<std::optional<Flow>> item = assignItem(*sub, value, frame);
+    if (failed(item))
+      return failure();
+    if (*item)
+      return success();
     FailureOr<Value> lhs = evalSubscript(*sub, frame);
     if (failed(lhs))
       return failure();

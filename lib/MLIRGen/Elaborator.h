@@ -70,6 +70,22 @@ using sema::Value;
 /// The names a compile-time module (`T`, `tilelang`, `math`, ...) provides;
 /// nullopt for a module whose names are not checked.
 std::optional<llvm::ArrayRef<llvm::StringRef>> moduleNames(llvm::StringRef module);
+/// The names of the tilelang submodules, `typing` and `functools`
+/// (TileLangModules.cpp); nullopt for others.
+std::optional<llvm::ArrayRef<llvm::StringRef>>
+tileLangModuleNames(llvm::StringRef module);
+/// The string a `tilelang.PassConfigKey` member stands for
+/// (`TL_ENABLE_FAST_MATH` -> "tl.enable_fast_math").
+std::string passConfigKeyValue(llvm::StringRef member);
+/// The T.* names FrontendPrimitives.cpp implements.
+llvm::ArrayRef<llvm::StringRef> frontendPrimitiveNames();
+/// A set value: a list without duplicates (PyBuiltins.cpp).
+Value makeSet(std::vector<Value> elts);
+/// Whether `import <module>` names a module that exists at compile time.
+bool isCompileTimeModule(llvm::StringRef module);
+/// The one name tilec gives a TileLang object exported under several
+/// modules (`tilelang.layout.make_swizzled_layout` -> `T.make_swizzled_layout`).
+std::string canonicalBuiltin(llvm::StringRef qualified);
 /// Whether `T.<primitive>` is a known TileLang primitive tilec does not
 /// implement yet.
 bool isNotSupportedYet(llvm::StringRef primitive);
@@ -227,8 +243,11 @@ public:
   mlir::FailureOr<Value> evalBoolOp(const ast::BoolOpExpr &e, Frame &frame);
   mlir::FailureOr<Value> evalUnary(const ast::UnaryOpExpr &e, Frame &frame);
   mlir::FailureOr<Value> evalIfExp(const ast::IfExpExpr &e, Frame &frame);
+  /// Runs clauses `k..` of a comprehension, collecting its element (and,
+  /// for a dict comprehension, its value into `values`).
   mlir::LogicalResult evalComprehension(const ast::ListCompExpr &lc, size_t k,
-                                        Frame &frame, std::vector<Value> &out);
+                                        Frame &frame, std::vector<Value> &out,
+                                        std::vector<Value> *values = nullptr);
   mlir::FailureOr<Value> evalShortCircuit(const ast::BoolOpExpr &e, size_t k,
                                           const Value &acc, Frame &frame);
   /// `cond ? then : else` with each side evaluated only under its branch.
@@ -266,6 +285,52 @@ public:
                                            CallArgs &args);
   mlir::FailureOr<Value> callMath(llvm::StringRef name, CallArgs &args);
   mlir::FailureOr<Value> callPrimitive(llvm::StringRef name, CallArgs &args);
+
+  //===--------------------------------------------------------------------===//
+  // More of the Python subset (PyBuiltins.cpp)
+  //===--------------------------------------------------------------------===//
+  Flow execRaise(const ast::RaiseStmt &s, Frame &frame);
+  mlir::FailureOr<Value> evalDictOrSetComp(const ast::ListCompExpr &lc,
+                                           Frame &frame);
+  /// `dict(...)` and `set(...)`.
+  mlir::FailureOr<Value> callCollection(llvm::StringRef name, CallArgs &args);
+  /// Python's `str(v)`.
+  static std::string pyStr(const Value &v);
+  mlir::FailureOr<Value> formatString(llvm::StringRef templ, CallArgs &args);
+  /// `self.m(...)` for list, dict, str and int methods; an empty optional
+  /// when `self` has no such method.
+  mlir::FailureOr<std::optional<Value>>
+  callMethod(const Value &self, llvm::StringRef m, CallArgs &args,
+             llvm::SMRange attrRange);
+  mlir::FailureOr<std::optional<Flow>>
+  assignItem(const ast::SubscriptExpr &target, const Value &value,
+             Frame &frame);
+
+  //===--------------------------------------------------------------------===//
+  // tilelang.* submodules, pass configs, functools (TileLangModules.cpp)
+  //===--------------------------------------------------------------------===//
+  /// `module.attr` for the names TileLangModules provides; an empty
+  /// optional when it is an ordinary name of `module`.
+  mlir::FailureOr<std::optional<Value>>
+  moduleAttribute(llvm::StringRef module, llvm::StringRef attr,
+                  llvm::SMRange range);
+  mlir::FailureOr<Value> callTileLang(llvm::StringRef name, CallArgs &args);
+  /// The T.* primitives of FrontendPrimitives.cpp; an empty optional for
+  /// any other name.
+  mlir::FailureOr<std::optional<Value>>
+  callFrontendPrimitive(llvm::StringRef name, CallArgs &args);
+  mlir::FailureOr<Value> callFunctools(llvm::StringRef name, CallArgs &args);
+  mlir::FailureOr<Value> callPartial(const sema::PartialObject &p,
+                                     CallArgs &args);
+  /// Checks and keeps `@tilelang.jit(pass_configs=...)` on `fn`.
+  mlir::LogicalResult recordPassConfigs(sema::FunctionObject &fn,
+                                        const Value &configs,
+                                        const ast::Expr &expr);
+  /// Records a factory's pass configs on its kernel func.
+  void applyPassConfigs(mlir::func::FuncOp func,
+                        const sema::FunctionObject &fn);
+  /// Lifts the per-kernel options onto the module (fast math must agree).
+  mlir::LogicalResult checkModulePassConfigs();
   /// Binds call arguments to a signature; `names` after `numRequired` are
   /// optional. Reports arity/keyword errors against `args.callee`.
   mlir::FailureOr<std::vector<std::optional<Arg>>>
@@ -315,6 +380,10 @@ public:
   Value lastInstance;
   /// Where the last completed function call returned from.
   llvm::SMRange lastReturnRange;
+  /// Whether the "iket markers are accepted without effect" warning was given.
+  bool warnedIket = false;
+  /// Kernel name -> where its pass_configs were written.
+  llvm::StringMap<llvm::SMLoc> passConfigLocs;
   /// Factories the file instantiated itself at the top level.
   llvm::SmallPtrSet<const ast::FunctionDefStmt *, 4> instantiatedAtTopLevel;
 };

@@ -664,6 +664,8 @@ FailureOr<Value> Elaborator::eval(const ast::Expr &e, Frame &frame) {
         return failure();
       out.push_back(*v);
     }
+    if (auto *l = llvm::dyn_cast<ast::ListExpr>(&e); l && l->isSet())
+      return makeSet(std::move(out));
     return e.getKind() == K::Tuple ? Value::tuple(std::move(out))
                                    : Value::list(std::move(out));
   }
@@ -715,6 +717,8 @@ FailureOr<Value> Elaborator::eval(const ast::Expr &e, Frame &frame) {
     return failure();
   case K::ListComp: {
     auto &lc = llvm::cast<ast::ListCompExpr>(e);
+    if (lc.isSet() || lc.getValue())
+      return evalDictOrSetComp(lc, frame);
     // Python 3: the comprehension's variables live in a scope of their own.
     Frame inner{std::make_shared<Scope>(frame.scope), Value(),
                 frame.functionName};
@@ -730,11 +734,18 @@ FailureOr<Value> Elaborator::eval(const ast::Expr &e, Frame &frame) {
 
 LogicalResult Elaborator::evalComprehension(const ast::ListCompExpr &lc,
                                             size_t k, Frame &frame,
-                                            std::vector<Value> &out) {
+                                            std::vector<Value> &out,
+                                            std::vector<Value> *values) {
   if (k == lc.getGenerators().size()) {
     FailureOr<Value> v = eval(*lc.getElt(), frame);
     if (failed(v))
       return failure();
+    if (values) {
+      FailureOr<Value> x = eval(*lc.getValue(), frame);
+      if (failed(x))
+        return failure();
+      values->push_back(*x);
+    }
     if (out.size() >= (1u << 20)) {
       error(lc.getRange(), "comprehension is too long for compile-time "
                            "evaluation");
@@ -753,6 +764,9 @@ LogicalResult Elaborator::evalComprehension(const ast::ListCompExpr &lc,
   } else if (iter->is(Value::Dict)) {
     for (const auto &kv : iter->getItems())
       items.push_back(kv.first);
+  } else if (iter->is(Value::Str)) {
+    for (char c : iter->getStr())
+      items.push_back(Value::string(std::string(1, c)));
   } else {
     error(gen.iter->getRange(),
           iter->is(Value::Loop)
@@ -781,7 +795,7 @@ LogicalResult Elaborator::evalComprehension(const ast::ListCompExpr &lc,
         break;
       }
     }
-    if (keep && failed(evalComprehension(lc, k + 1, frame, out)))
+    if (keep && failed(evalComprehension(lc, k + 1, frame, out, values)))
       return failure();
   }
   return success();
@@ -792,7 +806,8 @@ static bool isPythonBuiltin(StringRef n) {
   return llvm::is_contained(
       {"range", "min", "max", "abs", "len", "int", "float", "bool", "str",
        "tuple", "list", "dict", "sum", "enumerate", "zip", "round", "print",
-       "isinstance", "any", "all", "reversed", "sorted", "pow", "divmod"},
+       "isinstance", "any", "all", "reversed", "sorted", "pow", "divmod",
+       "set", "Ellipsis"},
       n);
 }
 
@@ -1125,6 +1140,12 @@ FailureOr<Value> Elaborator::evalAttribute(const ast::AttributeExpr &e,
     std::string q = base->getBuiltin() + "." + attr.str();
     if (q == "tilelang.language")
       return Value::builtin("T");
+    FailureOr<std::optional<Value>> special =
+        moduleAttribute(base->getBuiltin(), attr, e.getAttrRange());
+    if (failed(special))
+      return failure();
+    if (*special)
+      return **special;
     if (base->getBuiltin() == "T.GemmWarpPolicy") {
       if (attr == "Square" || attr == "FullRow" || attr == "FullCol")
         return Value::enumMember("T.GemmWarpPolicy", attr.str());
@@ -1183,6 +1204,9 @@ FailureOr<Value> Elaborator::evalAttribute(const ast::AttributeExpr &e,
   }
   if (base->is(Value::Runtime) && attr == "dtype")
     return Value::dtype(base->getRuntime().dtype);
+  if (base->is(Value::Enum) && attr == "value" &&
+      base->getEnum().enumName == "tilelang.PassConfigKey")
+    return Value::string(passConfigKeyValue(base->getEnum().member));
   if (base->is(Value::DTypeV) && attr == "bits")
     return Value::integer(base->getDType().bits());
   error(e.getAttrRange(), "`" + base->typeName() + "` has no attribute `" +
@@ -1215,6 +1239,22 @@ FailureOr<Value> Elaborator::evalSubscript(const ast::SubscriptExpr &e,
     if (failed(v))
       return failure();
     indices.push_back(*v);
+  }
+
+  if (base->is(Value::Builtin)) {
+    StringRef b = base->getBuiltin();
+    // `Optional[float]`, `Callable[..., Any]`: annotations only.
+    if (b.starts_with("typing."))
+      return *base;
+    // `T.Tensor[(M, N), "float16"]`: the subscript form of T.Tensor(...).
+    if (b == "T.Tensor" || b == "T.Buffer") {
+      CallArgs args;
+      args.range = e.getRange();
+      args.callee = b.str();
+      for (size_t k = 0; k < indices.size(); ++k)
+        args.positional.push_back(Arg{indices[k], e.getIndices()[k]->getRange()});
+      return callPrimitive(b, args);
+    }
   }
 
   if (base->is(Value::Buffer)) {
@@ -1425,10 +1465,12 @@ FailureOr<Value> Elaborator::evalCall(const ast::CallExpr &e, Frame &frame) {
         return args->positional.size() > 1 ? args->positional[1].value
                                            : Value::none();
       }
-      if (self->is(Value::Str) && m == "format") {
-        error(e.getRange(), "`str.format` is not supported in .tile files");
+      FailureOr<std::optional<Value>> r =
+          callMethod(*self, m, *args, attr->getAttrRange());
+      if (failed(r))
         return failure();
-      }
+      if (*r)
+        return **r;
       error(attr->getAttrRange(), "`" + self->typeName() +
                                       "` has no method `" + m + "`");
       return failure();

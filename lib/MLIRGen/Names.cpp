@@ -50,8 +50,11 @@ static const StringRef kNotYet[] = {
     "set_max_nreg", "no_set_max_nreg", "ws", "attr", "call_extern",
     "StridedTensor", "view", "reshape", "annotate_l2_hit_ratio"};
 
-static const StringRef kTilelang[] = {"jit", "autotune", "language", "layout",
-                                      "autotuner", "TensorSupplyType"};
+static const StringRef kTilelang[] = {
+    "jit",       "autotune",      "language", "layout",
+    "autotuner", "PassConfigKey", "cdiv",     "next_power_of_2",
+    "math",      "carver",        "tileop",   "transform",
+    "DataType",  "TensorSupplyType"};
 static const StringRef kMath[] = {"log2", "log", "log10", "exp", "exp2",
                                   "sqrt", "tanh", "sin", "cos", "pow",
                                   "ceil", "floor", "trunc", "gcd", "prod",
@@ -65,6 +68,8 @@ std::optional<ArrayRef<StringRef>> moduleNames(StringRef module) {
     static const std::vector<StringRef> all = [] {
       std::vector<StringRef> names(std::begin(kLanguage), std::end(kLanguage));
       names.insert(names.end(), std::begin(kNotYet), std::end(kNotYet));
+      llvm::ArrayRef<StringRef> more = frontendPrimitiveNames();
+      names.insert(names.end(), more.begin(), more.end());
       return names;
     }();
     return ArrayRef<StringRef>(all);
@@ -79,7 +84,7 @@ std::optional<ArrayRef<StringRef>> moduleNames(StringRef module) {
     return ArrayRef<StringRef>(kLayout);
   if (module == "tilelang.autotuner")
     return ArrayRef<StringRef>(kAutotuner);
-  return std::nullopt;
+  return tileLangModuleNames(module);
 }
 
 bool isNotSupportedYet(StringRef primitive) {

@@ -287,6 +287,11 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     return bindArgs(args, names, required);
   };
   SMLoc at = args.range.Start;
+  FailureOr<std::optional<Value>> frontend = callFrontendPrimitive(name, args);
+  if (failed(frontend))
+    return failure();
+  if (*frontend)
+    return **frontend;
 
   //===------------------------------------------------------------------===//
   // Types, symbols, integer helpers
@@ -352,6 +357,14 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     auto b = bind({"a", "b"}, 2);
     if (failed(b))
       return failure();
+    // An element read (`T.ceildiv(seqlens[bx], block_N)`) is its value.
+    for (std::optional<Arg> &a : *b)
+      if (a->value.is(Value::Subscript)) {
+        FailureOr<Value> s = toScalar(a->value, a->range);
+        if (failed(s))
+          return failure();
+        a->value = *s;
+      }
     const Value &x = (*b)[0]->value, &y = (*b)[1]->value;
     for (const Arg *a : {&*(*b)[0], &*(*b)[1]}) {
       const Value &v = a->value;
@@ -1375,9 +1388,20 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
 //===----------------------------------------------------------------------===//
 
 Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
-  if (s.getItems().size() != 1) {
-    error(s.getRange(), "`with` takes exactly one T.Kernel(...) here");
-    return Flow::Error;
+  // `with T.Kernel(...) as bx, iket.range("name"):`: trace scopes after the
+  // kernel are accepted (they record nothing, see TileLangModules.cpp).
+  for (size_t k = 1; k < s.getItems().size(); ++k) {
+    const ast::WithItem &extra = s.getItems()[k];
+    FailureOr<Value> v = extra.target ? FailureOr<Value>(Value::none())
+                                      : eval(*extra.context, frame);
+    if (failed(v))
+      return Flow::Error;
+    if (!v->is(Value::Builtin) ||
+        v->getBuiltin() != "tilelang.tools.cuda.iket.range") {
+      error(extra.context->getRange(),
+            "`with` takes one T.Kernel(...) here (and iket.range scopes)");
+      return Flow::Error;
+    }
   }
   const ast::WithItem &item = s.getItems()[0];
   auto *call = llvm::dyn_cast<ast::CallExpr>(item.context.get());

@@ -275,6 +275,15 @@ bool operator==(const Value &a, const Value &b) {
   case Value::DTypeV: return a.i == b.i;
   case Value::Tuple:
   case Value::List: return *a.elts == *b.elts;
+  case Value::Dict:
+    // Python: equal when they hold the same keys with equal values, in
+    // whatever order.
+    return a.items->size() == b.items->size() &&
+           llvm::all_of(*a.items, [&](const auto &kv) {
+             return llvm::any_of(*b.items, [&](const auto &other) {
+               return other.first == kv.first && other.second == kv.second;
+             });
+           });
   case Value::Enum:
     return a.enm->enumName == b.enm->enumName && a.enm->member == b.enm->member;
   case Value::Symbol: return a.sym == b.sym;

@@ -124,6 +124,9 @@ static std::string defaultOutput(const DriverOptions &opts, EmitKind kind) {
 /// except for the fastmath flags --fast-math puts on its float ops.
 static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
                                       const DriverOptions &opts) {
+  // @tilelang.jit(pass_configs={TL_ENABLE_FAST_MATH: True}) on the file's
+  // kernels (MLIRGen checks that they agree) means --fast-math.
+  bool fastMath = opts.fastMath || module->hasAttr("tile.fast_math");
   bool hasTileKernels = false;
   module.walk([&](mlir::Operation *op) {
     if (op->hasAttr(tile::TileDialect::getKernelFuncAttrName()))
@@ -134,7 +137,7 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
       module->hasAttr(mlir::gpu::GPUDialect::getContainerModuleAttrName())) {
     // Only --fast-math has work left there: the flags on the gpu.funcs'
     // float ops are what the code generators read.
-    if (!opts.fastMath)
+    if (!fastMath)
       return mlir::success();
     pm.addPass(createTileFastMath());
     return pm.run(module);
@@ -147,7 +150,7 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
   }
   TileToGPUOptions lowering;
-  lowering.fastMath = opts.fastMath;
+  lowering.fastMath = fastMath;
   buildTileToGPUPipeline(pm, lowering);
   return pm.run(module);
 }

@@ -312,16 +312,19 @@ private:
   bool parenthesized;
 };
 
-/// `[a, b]`.
+/// `[a, b]`, or the set display `{a, b}` (isSet()).
 class ListExpr : public Expr {
 public:
-  ListExpr(llvm::SMRange range, std::vector<ExprPtr> elts)
-      : Expr(Kind::List, range, heightOver(elts)), elts(std::move(elts)) {}
+  ListExpr(llvm::SMRange range, std::vector<ExprPtr> elts, bool set = false)
+      : Expr(Kind::List, range, heightOver(elts)), elts(std::move(elts)),
+        set(set) {}
   llvm::ArrayRef<ExprPtr> getElts() const { return elts; }
+  bool isSet() const { return set; }
   static bool classof(const Expr *e) { return e->getKind() == Kind::List; }
 
 private:
   std::vector<ExprPtr> elts;
+  bool set;
 };
 
 /// `{k: v, ...}`; keys and values are parallel lists.
@@ -485,12 +488,20 @@ public:
   const Expr *getElt() const { return elt.get(); }
   llvm::ArrayRef<Comprehension> getGenerators() const { return generators; }
   bool isGenerator() const { return generator; }
+  /// `{elt for ...}`: a set comprehension.
+  bool isSet() const { return set; }
+  void setSet() { set = true; }
+  /// `{elt: value for ...}`: a dict comprehension (elt is the key).
+  const Expr *getValue() const { return value.get(); }
+  void setDictValue(ExprPtr v) { value = std::move(v); }
   static bool classof(const Expr *e) { return e->getKind() == Kind::ListComp; }
 
 private:
   ExprPtr elt;
   std::vector<Comprehension> generators;
   bool generator;
+  bool set = false;
+  ExprPtr value;
 };
 
 //===----------------------------------------------------------------------===//
@@ -516,6 +527,7 @@ public:
     Break,
     Continue,
     Assert,
+    Raise,
   };
 
   virtual ~Stmt();
@@ -789,6 +801,18 @@ public:
 
 private:
   ExprPtr test, msg;
+};
+
+/// `raise [exc [from cause]]` (the cause is parsed and dropped).
+class RaiseStmt : public Stmt {
+public:
+  RaiseStmt(llvm::SMRange range, ExprPtr exc)
+      : Stmt(Kind::Raise, range), exc(std::move(exc)) {}
+  const Expr *getExc() const { return exc.get(); } // may be null
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::Raise; }
+
+private:
+  ExprPtr exc;
 };
 
 //===----------------------------------------------------------------------===//

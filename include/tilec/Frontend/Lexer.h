@@ -33,6 +33,9 @@ public:
   static constexpr unsigned kMaxIndentDepth = 200;
 
   Lexer(llvm::SourceMgr &sourceMgr, unsigned bufferId, DiagnosticEngine &diag);
+  /// Lexes [begin, end) of a buffer as if inside brackets (newlines join, no
+  /// indentation): the expression of an f-string's replacement field.
+  Lexer(DiagnosticEngine &diag, const char *begin, const char *end);
 
   /// Produce the next token. After EndOfFile it keeps returning EndOfFile;
   /// after an error it keeps returning Error.

@@ -166,10 +166,15 @@ public:
   /// For String tokens: whether it was a `b"..."` literal.
   bool isBytes() const { return bytes; }
   void setBytes(bool isBytes) { bytes = isBytes; }
+  /// For String tokens: whether it was an f-string (`f"..."`); the parser
+  /// reads its replacement fields from the spelling.
+  bool isFormat() const { return format; }
+  void setFormat(bool isFormat) { format = isFormat; }
 
 private:
   TokenKind kind = TokenKind::Error;
   bool bytes = false;
+  bool format = false;
   llvm::StringRef spelling;
   std::string stringValue;
 };

@@ -25,6 +25,14 @@ class CallExpr;
 namespace tilec::sema {
 
 class Scope;
+struct FunctionObject;
+
+/// `functools.partial(f, *args, **kwargs)`: `callee` with arguments bound.
+struct PartialObject {
+  Value callee;
+  std::vector<Value> args;
+  std::vector<std::pair<std::string, Value>> keywords;
+};
 
 /// A `def` evaluated in a scope: a factory, a @T.prim_func, a @T.macro or a
 /// plain helper. Calling it runs its body in a new scope whose parent is
@@ -44,6 +52,12 @@ struct FunctionObject {
   const ast::CallExpr *autotuneDecorator = nullptr;
   /// The func.func this prim_func was traced into, once traced.
   std::string tracedName;
+  /// Set instead of `def` for a `functools.partial` object.
+  std::shared_ptr<PartialObject> partial;
+  /// For @tilelang.jit(pass_configs=...): key string -> value, and where
+  /// the configs were written.
+  std::vector<std::pair<std::string, Value>> passConfigs;
+  llvm::SMLoc passConfigsLoc;
 };
 
 enum class MemScope { Global, Shared, Fragment, Local, Var };

@@ -125,6 +125,10 @@ public:
   DType getDType() const { return DType(DType::Kind(i)); }
   const std::vector<Value> &getElements() const { return *elts; }
   const std::vector<std::pair<Value, Value>> &getItems() const { return *items; }
+  /// A list's or dict's payload, for `append`, `d[k] = v`, ...: shared by
+  /// every copy of the value, as a Python object is by its names.
+  std::vector<Value> &mutableElements() const { return *elts; }
+  std::vector<std::pair<Value, Value>> &mutableItems() const { return *items; }
   SymbolObject &getSymbol() const { return *sym; }
   TensorTypeObject &getTensorType() const { return *tensor; }
   const EnumObject &getEnum() const { return *enm; }

@@ -1,0 +1,189 @@
+//===- FrontendPrimitives.cpp - T.* primitives that are elaboration only --===//
+//
+// TileLang primitives whose meaning tilec can give with what it already
+// has, without new lowering: TIR's integer helpers (T.floordiv,
+// T.floormod, T.shift_left, T.shift_right) as the operators they are, the
+// hints T.assume and T.evaluate, T.alloc_buffer with an on-chip scope as the
+// matching T.alloc_*, and T.thread_binding as the thread index. The ones that
+// would need a global workspace (T.alloc_global, T.alloc_buffer in global
+// scope) are a located "not supported yet".
+//
+//===----------------------------------------------------------------------===//
+
+#include "Elaborator.h"
+
+#include "tilec/Dialect/TileOps.h"
+
+using namespace mlir;
+using llvm::SMRange;
+using llvm::StringRef;
+using llvm::Twine;
+
+namespace tilec::mlirgen {
+
+static const StringRef kFrontendPrimitives[] = {
+    "floordiv",     "floormod",   "shift_left",   "shift_right",
+    "assume",       "evaluate",   "alloc_buffer", "alloc_global",
+    "thread_binding", "disable_warp_group_reg_alloc"};
+
+llvm::ArrayRef<StringRef> frontendPrimitiveNames() {
+  return kFrontendPrimitives;
+}
+
+FailureOr<std::optional<Value>>
+Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
+  using R = std::optional<Value>;
+  if (!llvm::is_contained(kFrontendPrimitives, name.drop_front(2)))
+    return R();
+  auto bind = [&](llvm::ArrayRef<StringRef> names, unsigned required) {
+    return bindArgs(args, names, required);
+  };
+
+  // TIR's floordiv / floormod round toward negative infinity, as Python's
+  // `//` and `%` do; the shifts are `<<` and `>>` (arithmetic on signed).
+  static const std::pair<StringRef, ast::BinOpKind> kOps[] = {
+      {"T.floordiv", ast::BinOpKind::FloorDiv},
+      {"T.floormod", ast::BinOpKind::Mod},
+      {"T.shift_left", ast::BinOpKind::LShift},
+      {"T.shift_right", ast::BinOpKind::RShift}};
+  for (auto [op, kind] : kOps) {
+    if (name != op)
+      continue;
+    auto b = bind({"a", "b"}, 2);
+    if (failed(b))
+      return failure();
+    for (const Arg *a : {&*(*b)[0], &*(*b)[1]}) {
+      const Value &v = a->value;
+      bool isFloat = v.is(Value::Float) ||
+                     (v.is(Value::Runtime) && v.getRuntime().dtype.isFloat());
+      if (isFloat && kind != ast::BinOpKind::FloorDiv &&
+          kind != ast::BinOpKind::Mod) {
+        error(a->range, "`" + name + "` needs integers, got a float");
+        return failure();
+      }
+    }
+    FailureOr<Value> r =
+        evalBinary(kind, (*b)[0]->value, (*b)[1]->value, args.range);
+    if (failed(r))
+      return failure();
+    return R(*r);
+  }
+
+  if (name == "T.assume") {
+    // A fact for TVM's simplifier (`cta_id < 2`). tilec proves nothing
+    // from it; the condition was evaluated as an argument and is dropped.
+    auto b = bind({"cond"}, 1);
+    if (failed(b))
+      return failure();
+    return R(Value::none());
+  }
+  if (name == "T.evaluate") {
+    // An expression statement of TIR: the argument has been evaluated (and
+    // emitted, when it has an effect) already.
+    auto b = bind({"value"}, 1);
+    if (failed(b))
+      return failure();
+    return R(Value::none());
+  }
+  if (name == "T.disable_warp_group_reg_alloc") {
+    // A request not to rebalance registers between warp groups
+    // (setmaxnreg): recorded on the kernel for the warp-specialized path;
+    // tilec does not rebalance registers today, so it already holds.
+    if (failed(requireKernel(args)) || failed(bind({}, 0)))
+      return failure();
+    Operation *op = builder.getInsertionBlock()->getParentOp();
+    while (op && !isa<tile::KernelOp>(op))
+      op = op->getParentOp();
+    op->setAttr("tile.no_set_max_nreg", builder.getUnitAttr());
+    return R(Value::none());
+  }
+
+  if (name == "T.alloc_buffer" || name == "T.alloc_global") {
+    auto b = bind({"shape", "dtype", "scope"}, 2);
+    if (failed(b))
+      return failure();
+    std::string scope = "global";
+    if ((*b)[2]) {
+      if (!(*b)[2]->value.is(Value::Str)) {
+        error((*b)[2]->range, "`scope` must be a string");
+        return failure();
+      }
+      scope = (*b)[2]->value.getStr();
+    }
+    std::optional<MemScope> onChip =
+        scope == "shared" || scope == "shared.dyn" ? MemScope::Shared
+        : scope == "local.fragment"                ? MemScope::Fragment
+        : scope == "local"                         ? MemScope::Local
+                                                   : std::optional<MemScope>();
+    if (!onChip) {
+      if (scope == "global") {
+        error(args.range, "`" + name + "` (a global workspace the kernel "
+                          "allocates) is not supported yet by tilec; pass "
+                          "the buffer as a kernel parameter");
+      } else {
+        error((*b)[2]->range, "unknown buffer scope \"" + scope +
+                                  "\" (expected global, shared, shared.dyn, "
+                                  "local.fragment or local)");
+      }
+      return failure();
+    }
+    CallArgs alloc;
+    alloc.range = args.range;
+    alloc.callee = args.callee;
+    alloc.positional = {*(*b)[0], *(*b)[1]};
+    FailureOr<Value> v = allocate(*onChip, alloc);
+    if (failed(v))
+      return failure();
+    return R(*v);
+  }
+
+  // T.thread_binding(start, extent, thread="threadIdx.x"): the thread (or
+  // block) index the name is bound to, as `T.get_thread_binding()`.
+  auto b = bind({"begin", "end", "thread", "annotations"}, 3);
+  if (failed(b) || failed(requireKernel(args)))
+    return failure();
+  const Arg &tag = *(*b)[2];
+  StringRef t = tag.value.is(Value::Str) ? StringRef(tag.value.getStr()) : "";
+  FailureOr<int64_t> begin = requireInt(*(*b)[0], "the start of `T.thread_binding`");
+  FailureOr<int64_t> end = requireInt(*(*b)[1], "the extent of `T.thread_binding`");
+  if (failed(begin) || failed(end))
+    return failure();
+  if (*begin != 0) {
+    error((*b)[0]->range, "`T.thread_binding` must start at 0");
+    return failure();
+  }
+  Operation *op = builder.getInsertionBlock()->getParentOp();
+  while (op && !isa<tile::KernelOp>(op))
+    op = op->getParentOp();
+  auto kernel = cast<tile::KernelOp>(op);
+  if (t == "threadIdx.x") {
+    if (*end != int64_t(kernel.getThreads())) {
+      error((*b)[1]->range, "`T.thread_binding` over threadIdx.x must span "
+                            "the kernel's " + Twine(kernel.getThreads()) +
+                                " threads, not " + Twine(*end));
+      return failure();
+    }
+    return R(wrapRuntime(tile::ThreadIdOp::create(builder, loc(args.range.Start), 0),
+                         DType::Int32, true));
+  }
+  if (t == "threadIdx.y" || t == "threadIdx.z") {
+    error(tag.range, "`T.thread_binding` over " + t + " needs a "
+                     "multi-dimensional thread block, which tilec does not "
+                     "support yet");
+    return failure();
+  }
+  if (t == "blockIdx.x" || t == "blockIdx.y" || t == "blockIdx.z") {
+    unsigned dim = t.back() - 'x';
+    if (dim >= kernel.getBlockIndices().size()) {
+      error(tag.range, "the kernel has only " +
+                           Twine(kernel.getBlockIndices().size()) +
+                           " grid dimension(s)");
+      return failure();
+    }
+    return R(wrapRuntime(kernel.getBlockIndices()[dim], DType::Int32, true));
+  }
+  error(tag.range, "`thread` must be \"threadIdx.x\" or a \"blockIdx.*\"");
+  return failure();
+}
+
+} // namespace tilec::mlirgen
