@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../common/CodegenImpl.h"
+#include "tilec/Target/Toolchain.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -32,12 +33,11 @@ using mlir::Location;
 using mlir::LogicalResult;
 using mlir::success;
 
-#ifndef TILEC_DEFAULT_PTXAS
-#define TILEC_DEFAULT_PTXAS "/usr/local/cuda/bin/ptxas"
-#endif
-#ifndef TILEC_DEFAULT_LIBDEVICE
-#define TILEC_DEFAULT_LIBDEVICE "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
-#endif
+
+/// What every "not found" error of the CUDA toolkit suggests.
+static const char kCudaHint[] =
+    "give the CUDA toolkit's root with --cuda-path, TILEC_CUDA_PATH or "
+    "CUDA_PATH, or put its bin/ on PATH";
 
 std::string detail::nvptxFeatures(const TargetInfo &) { return "+ptx80"; }
 
@@ -47,8 +47,15 @@ LogicalResult detail::prepareNVPTXModule(PreparedModule &prepared,
                                          Location loc) {
   llvm::Module &module = *prepared.module;
   if (declaresFunctionWithPrefix(module, "__nv_")) {
-    std::string path = options.libdevicePath.empty() ? TILEC_DEFAULT_LIBDEVICE
-                                                     : options.libdevicePath;
+    std::string path = options.libdevicePath;
+    if (path.empty()) {
+      ToolSearch found = findLibdevice(ToolchainEnv::fromProcess(options));
+      if (found.path.empty())
+        return mlir::emitError(loc) << found.notFoundMessage(
+                   "libdevice.10.bc (needed for the __nv_* math functions)",
+                   kCudaHint);
+      path = found.path;
+    }
     if (failed(linkBitcodeLibrary(module, path, loc)))
       return failure();
   }
@@ -73,6 +80,7 @@ FailureOr<std::string> tilec::emitPTX(mlir::ModuleOp module,
   FailureOr<PreparedModule> prepared = prepareModule(module, *target, options);
   if (failed(prepared))
     return failure();
+  mlir::TimingScope backendTiming = nestTiming(options, "NVPTX backend");
   return runBackend(*prepared, llvm::CodeGenFileType::AssemblyFile,
                     module.getLoc());
 }
@@ -209,12 +217,15 @@ tilec::assemblePTX(llvm::StringRef ptx, Location loc,
   if (!target || !target->isNVIDIA())
     return mlir::emitError(loc) << "cannot assemble PTX for '" << options.chip
                                 << "': not a supported NVIDIA chip";
-  std::string ptxas =
-      options.ptxasPath.empty() ? TILEC_DEFAULT_PTXAS : options.ptxasPath;
-  if (!llvm::sys::fs::can_execute(ptxas))
-    return mlir::emitError(loc)
-           << "ptxas not found at '" << ptxas
-           << "' (install the CUDA toolkit or set the ptxas path)";
+  std::string ptxas = options.ptxasPath;
+  if (ptxas.empty()) {
+    ToolSearch found = findPtxas(ToolchainEnv::fromProcess(options));
+    if (found.path.empty())
+      return mlir::emitError(loc) << found.notFoundMessage("ptxas", kCudaHint);
+    ptxas = found.path;
+  } else if (!llvm::sys::fs::can_execute(ptxas)) {
+    return mlir::emitError(loc) << "ptxas not found at '" << ptxas << "'";
+  }
 
   FailureOr<TempFile> input = TempFile::create("ptx", "ptx", loc);
   if (failed(input) || failed(input->write(ptx, loc)))

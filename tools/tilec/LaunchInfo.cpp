@@ -7,6 +7,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include <nlohmann/json.hpp>
+
 using namespace mlir;
 
 namespace tilec {
@@ -26,6 +28,20 @@ static std::string dtypeName(Type t) {
   return "";
 }
 
+/// A factory parameter's value (MLIRGen's `tile.params`) as JSON text.
+static std::string bindingJSON(Attribute value) {
+  nlohmann::ordered_json j;
+  if (auto b = dyn_cast<BoolAttr>(value))
+    j = b.getValue();
+  else if (auto i = dyn_cast<IntegerAttr>(value))
+    j = i.getInt();
+  else if (auto f = dyn_cast<FloatAttr>(value))
+    j = f.getValueAsDouble();
+  else if (auto s = dyn_cast<StringAttr>(value))
+    j = s.str();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 LogicalResult collectLaunchInfo(ModuleOp module,
                                 const std::vector<KernelResources> &resources,
                                 header::Unit &unit) {
@@ -42,6 +58,12 @@ LogicalResult collectLaunchInfo(ModuleOp module,
     fn.name = func.getName().str();
     if (auto loc = dyn_cast<FileLineColLoc>(func.getLoc()))
       fn.location = (loc.getFilename().str() + ":" + std::to_string(loc.getLine()));
+    if (auto factory = func->getAttrOfType<StringAttr>("tile.factory"))
+      fn.factory = factory.str();
+    if (auto params = func->getAttrOfType<DictionaryAttr>("tile.params"))
+      for (NamedAttribute param : params)
+        fn.bindings.emplace_back(param.getName().str(),
+                                 bindingJSON(param.getValue()));
     for (unsigned k = 0; k < func.getNumArguments(); ++k) {
       header::Param p;
       Type t = func.getArgument(k).getType();
