@@ -15,6 +15,12 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ("HOME", "TMPDIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# ptxas results are cached (targets/common/ToolCache.h): the tests use a
+# cache of their own, and none of the toolkit variables of the caller.
+config.environment["TILEC_CACHE_DIR"] = os.path.join(
+    config.tilec_obj_root, "test", "tilec-cache")
+for var in ("TILEC_CUDA_PATH", "CUDA_PATH", "TILEC_ROCM_PATH", "ROCM_PATH"):
+    config.environment.pop(var, None)
 
 config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "examples")))
 config.substitutions.append(("%ptxas", config.ptxas))

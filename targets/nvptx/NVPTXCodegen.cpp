@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../common/CodegenImpl.h"
+#include "../common/ToolCache.h"
 #include "tilec/Target/Toolchain.h"
 
 #include "mlir/IR/BuiltinOps.h"
@@ -209,6 +210,15 @@ static void attachPtxasMessages(mlir::InFlightDiagnostic &diag,
   }
 }
 
+/// Warnings (e.g. about spills or ignored options) reach the user too.
+static void reportPtxasWarnings(Location loc, llvm::StringRef output,
+                                llvm::StringRef ptxPath) {
+  for (llvm::StringRef line : llvm::split(output, '\n'))
+    if (line.contains("warning"))
+      mlir::emitWarning(loc) << "ptxas: "
+                             << withoutTempPath(line.trim(), ptxPath);
+}
+
 FailureOr<std::string>
 tilec::assemblePTX(llvm::StringRef ptx, Location loc,
                    const CodegenOptions &options,
@@ -227,13 +237,6 @@ tilec::assemblePTX(llvm::StringRef ptx, Location loc,
     return mlir::emitError(loc) << "ptxas not found at '" << ptxas << "'";
   }
 
-  FailureOr<TempFile> input = TempFile::create("ptx", "ptx", loc);
-  if (failed(input) || failed(input->write(ptx, loc)))
-    return failure();
-  FailureOr<TempFile> cubin = TempFile::create("cubin", "cubin", loc);
-  if (failed(cubin))
-    return failure();
-
   std::vector<std::string> args = {
       ptxas,
       "-arch=" + target->chip().str(),
@@ -241,6 +244,23 @@ tilec::assemblePTX(llvm::StringRef ptx, Location loc,
       "-v",
   };
   args.insert(args.end(), options.ptxasArgs.begin(), options.ptxasArgs.end());
+
+  // The same PTX through the same ptxas gives the same cubin: reuse it.
+  std::string key = toolCacheKey(ptxas, args, ptx);
+  if (std::optional<CachedRun> cached = lookupToolCache(key)) {
+    mlir::TimingScope hit = nestTiming(options, "(from the cache)");
+    reportPtxasWarnings(loc, cached->report, "<ptx>");
+    if (resources)
+      *resources = parsePtxasResourceUsage(cached->report);
+    return std::move(cached->output);
+  }
+
+  FailureOr<TempFile> input = TempFile::create("ptx", "ptx", loc);
+  if (failed(input) || failed(input->write(ptx, loc)))
+    return failure();
+  FailureOr<TempFile> cubin = TempFile::create("cubin", "cubin", loc);
+  if (failed(cubin))
+    return failure();
   args.insert(args.end(), {input->path().str(), "-o", cubin->path().str()});
   FailureOr<ToolResult> result = runTool(ptxas, args, loc);
   if (failed(result))
@@ -252,14 +272,17 @@ tilec::assemblePTX(llvm::StringRef ptx, Location loc,
     attachPtxasMessages(diag, result->output, input->path(), ptx);
     return failure();
   }
-  // Warnings (e.g. about spills or ignored options) reach the user too.
-  for (llvm::StringRef line : llvm::split(result->output, '\n'))
-    if (line.contains("warning"))
-      mlir::emitWarning(loc)
-          << "ptxas: " << withoutTempPath(line.trim(), input->path());
+  reportPtxasWarnings(loc, result->output, input->path());
   if (resources)
     *resources = parsePtxasResourceUsage(result->output);
-  return cubin->read(loc);
+  FailureOr<std::string> bytes = cubin->read(loc);
+  if (succeeded(bytes)) {
+    std::string report;
+    for (llvm::StringRef line : llvm::split(result->output, '\n'))
+      report += withoutTempPath(line, input->path()) + "\n";
+    storeToolCache(key, {*bytes, report});
+  }
+  return bytes;
 }
 
 FailureOr<std::string>
