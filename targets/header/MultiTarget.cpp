@@ -266,8 +266,14 @@ std::string renderMultiTargetHeader(const MultiUnit &multi, Flavor flavor) {
   int ptx = cuda ? ptxUnit(multi) : -1;
 
   Writer w;
+  // The banner gives every target and the bytes of all embedded images.
   Unit banner = first;
   banner.image.target = targets;
+  banner.image.bytes.clear();
+  for (const Unit &unit : multi.units)
+    banner.image.bytes += unit.image.bytes;
+  if (ptx >= 0)
+    banner.image.bytes += multi.ptx[ptx];
   writeBanner(
       w, banner,
       cuda ? std::vector<std::string_view>{
@@ -417,6 +423,10 @@ std::string renderMultiTargetHeader(const MultiUnit &multi, Flavor flavor) {
     tail.line("/// checks and kernels (the same for every target).");
     tail.line("inline " + launchSignature(function, names, api) + " {");
     tail.indent();
+    // The arguments are checked before the device is asked for anything,
+    // as in a single-target header (the target's function checks again,
+    // with its own grid).
+    writeArgumentChecks(tail, function, names, api);
     writeSwitch(tail, call, "tilec_err");
     tail.dedent();
     tail.line("}");

@@ -139,7 +139,7 @@ struct Function {
   std::vector<SymbolCheck> checks;
   /// The kernel factory this instance came from, and the value bound to
   /// each of its parameters, as JSON text ("64", "\"float16\"", "true"),
-  /// in declaration order: what tuning caches key on (metadata only).
+  /// sorted by name: what tuning caches key on (metadata only).
   std::string factory;
   std::vector<std::pair<std::string, std::string>> bindings;
 };
