@@ -29,10 +29,9 @@ if config.ptxas and os.path.exists(config.ptxas):
 # The installed-package test (test/CMake) needs CMake and a libcuda to link
 # against (the toolkit's stub is enough).
 config.substitutions.append(("%tilec_build", config.tilec_obj_root))
+config.substitutions.append(("%cmake", config.cmake))
 if config.cmake and os.path.exists(config.cmake):
     config.available_features.add("cmake")
-    config.environment["PATH"] = os.pathsep.join(
-        [os.path.dirname(config.cmake), config.environment["PATH"]])
 if config.cuda_driver and os.path.exists(config.cuda_driver):
     config.available_features.add("cuda-driver")
 if os.geteuid() == 0:

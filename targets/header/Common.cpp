@@ -569,6 +569,15 @@ void writeStatusHelpers(Writer &w, const Api &api) {
   w.line("  std::memcpy(s.text, \"ok\", 3);");
   w.line("  return " + success + ";");
   w.line("}");
+  // The format attributes let -Wformat=2 check the generated calls (and
+  // accept the non-literal format passed on to vsnprintf).
+  auto format = [&](const char *index, const char *first) {
+    w.line("#if defined(__GNUC__)");
+    w.line(std::string("__attribute__((format(printf, ") + index + ", " +
+           first + ")))");
+    w.line("#endif");
+  };
+  format("2", "0");
   w.line("inline " + result + " vfail(" + result +
          " result, const char *format, std::va_list args) {");
   w.line("  Status &s = status();");
@@ -576,6 +585,7 @@ void writeStatusHelpers(Writer &w, const Api &api) {
   w.line("  std::vsnprintf(s.text, sizeof s.text, format, args);");
   w.line("  return result;");
   w.line("}");
+  format("2", "3");
   w.line("inline " + result + " fail(" + result +
          " result, const char *format, ...) {");
   w.line("  std::va_list args;");
@@ -585,6 +595,7 @@ void writeStatusHelpers(Writer &w, const Api &api) {
   w.line("  return result;");
   w.line("}");
   w.line("// An argument check failed: " + invalid + ", and the message.");
+  format("1", "2");
   w.line("inline " + result + " reject(const char *format, ...) {");
   w.line("  std::va_list args;");
   w.line("  va_start(args, format);");
