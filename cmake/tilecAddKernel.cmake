@@ -15,10 +15,14 @@
 # TILEC_JSON give the two paths.
 #
 # Needs CMake 3.20 (DEPFILE with Makefiles) and, for NVIDIA targets,
-# find_package(CUDAToolkit) (done here); for AMD targets the HIP headers
-# (find_package(hip), else hip/hip_runtime_api.h on the include path).
+# find_package(CUDAToolkit) (done here); for AMD targets hip::host if the
+# project found HIP, else hip/hip_runtime_api.h and libamdhip64 (ROCM_PATH,
+# /opt/rocm, the system folders).
 include_guard(GLOBAL)
-cmake_minimum_required(VERSION 3.20)
+if(CMAKE_VERSION VERSION_LESS 3.20)
+  message(FATAL_ERROR "tilec_add_kernel needs CMake 3.20 or later (DEPFILE "
+                      "with Makefiles), this is ${CMAKE_VERSION}")
+endif()
 
 function(tilec_add_kernel target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "FAST_MATH"
@@ -107,16 +111,16 @@ function(tilec_add_kernel target)
     endif()
     target_link_libraries(${target} INTERFACE CUDA::cuda_driver)
   else()
-    if(NOT TARGET hip::host)
-      find_package(hip CONFIG QUIET)
-    endif()
+    # hip::host when the project found HIP itself (find_package(hip) fails
+    # hard on installs without hipcc, as Debian's), else the headers and
+    # libamdhip64 directly.
     if(TARGET hip::host)
       target_link_libraries(${target} INTERFACE hip::host)
     else()
       find_path(TILEC_HIP_INCLUDE_DIR hip/hip_runtime_api.h
                 HINTS ENV ROCM_PATH /opt/rocm PATH_SUFFIXES include)
       find_library(TILEC_HIP_LIBRARY amdhip64
-                   HINTS ENV ROCM_PATH /opt/rocm PATH_SUFFIXES lib)
+                   HINTS ENV ROCM_PATH /opt/rocm PATH_SUFFIXES lib lib64)
       if(NOT TILEC_HIP_INCLUDE_DIR OR NOT TILEC_HIP_LIBRARY)
         message(FATAL_ERROR "tilec_add_kernel(${target}): the HIP headers and "
                             "libamdhip64 were not found (set ROCM_PATH)")
