@@ -15,11 +15,25 @@ config.environment["PATH"] = os.pathsep.join(
 for var in ("HOME", "TMPDIR"):
     if var in os.environ:
         config.environment[var] = os.environ[var]
+# ptxas results are cached (targets/common/ToolCache.h): the tests use a
+# cache of their own, and none of the toolkit variables of the caller.
+config.environment["TILEC_CACHE_DIR"] = os.path.join(
+    config.tilec_obj_root, "test", "tilec-cache")
+for var in ("TILEC_CUDA_PATH", "CUDA_PATH", "TILEC_ROCM_PATH", "ROCM_PATH"):
+    config.environment.pop(var, None)
 
 config.substitutions.append(("%examples", os.path.join(config.tilec_src_root, "examples")))
 config.substitutions.append(("%ptxas", config.ptxas))
 if config.ptxas and os.path.exists(config.ptxas):
     config.available_features.add("ptxas")
+# The installed-package test (test/CMake) needs CMake and a libcuda to link
+# against (the toolkit's stub is enough).
+config.substitutions.append(("%tilec_build", config.tilec_obj_root))
+config.substitutions.append(("%cmake", config.cmake))
+if config.cmake and os.path.exists(config.cmake):
+    config.available_features.add("cmake")
+if config.cuda_driver and os.path.exists(config.cuda_driver):
+    config.available_features.add("cuda-driver")
 if os.geteuid() == 0:
     # root ignores permission bits: tests of unwritable paths use other means.
     config.available_features.add("root")

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../common/CodegenImpl.h"
+#include "tilec/Target/Toolchain.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -33,13 +34,6 @@ using mlir::Location;
 using mlir::LogicalResult;
 using mlir::success;
 
-#ifndef TILEC_DEFAULT_ROCM_BITCODE_DIR
-#define TILEC_DEFAULT_ROCM_BITCODE_DIR                                         \
-  "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"
-#endif
-#ifndef TILEC_DEFAULT_LLD
-#define TILEC_DEFAULT_LLD "/usr/lib/llvm-22/bin/ld.lld"
-#endif
 
 /// Code object v5: what ROCm 5.x/6.x runtimes on MI200/MI300 load (LLVM 22
 /// defaults to v6, which needs ROCm 6.3+).
@@ -85,14 +79,21 @@ LogicalResult detail::prepareAMDGPUModule(PreparedModule &prepared,
                        kCodeObjectVersion);
 
   // ocml may call ockl, so ockl comes second; each is linked at most once.
-  std::string dir = options.rocmBitcodeDir.empty()
-                        ? TILEC_DEFAULT_ROCM_BITCODE_DIR
-                        : options.rocmBitcodeDir;
+  std::string dir = options.rocmBitcodeDir;
   bool linkedAny = false;
   for (auto [library, prefix] :
        {std::pair{"ocml.bc", "__ocml_"}, std::pair{"ockl.bc", "__ockl_"}}) {
     if (!declaresFunctionWithPrefix(module, prefix))
       continue;
+    if (dir.empty()) {
+      ToolSearch found = findRocmBitcodeDir(ToolchainEnv::fromProcess(options));
+      if (found.path.empty())
+        return mlir::emitError(loc) << found.notFoundMessage(
+                   "the ROCm device libraries (ocml.bc)",
+                   "give the ROCm root with --rocm-path, TILEC_ROCM_PATH or "
+                   "ROCM_PATH");
+      dir = found.path;
+    }
     llvm::SmallString<256> path(dir);
     llvm::sys::path::append(path, library);
     if (failed(linkBitcodeLibrary(module, path, loc)))
@@ -246,13 +247,23 @@ tilec::emitHSACO(mlir::ModuleOp module, const CodegenOptions &options,
   FailureOr<PreparedModule> prepared = prepareModule(module, *target, options);
   if (failed(prepared))
     return failure();
+  mlir::TimingScope backendTiming = nestTiming(options, "AMDGPU backend");
   FailureOr<std::string> object =
       runBackend(*prepared, llvm::CodeGenFileType::ObjectFile, loc);
+  backendTiming.stop();
+  mlir::TimingScope lldTiming = nestTiming(options, "ld.lld");
   if (failed(object))
     return failure();
 
-  std::string lld =
-      options.lldPath.empty() ? TILEC_DEFAULT_LLD : options.lldPath;
+  std::string lld = options.lldPath;
+  if (lld.empty()) {
+    ToolSearch found = findLld(ToolchainEnv::fromProcess(options));
+    if (found.path.empty())
+      return mlir::emitError(loc) << found.notFoundMessage(
+                 "ld.lld (LLVM 22's, to link the HSACO)",
+                 "install lld-22 or put LLVM 22's bin/ on PATH");
+    lld = found.path;
+  }
   FailureOr<TempFile> input = TempFile::create("amdgpu", "o", loc);
   if (failed(input) || failed(input->write(*object, loc)))
     return failure();

@@ -20,6 +20,7 @@
 #include "tilec/Target/TargetInfo.h"
 
 #include "mlir/IR/Location.h"
+#include "mlir/Support/Timing.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/CodeGen.h"
 
@@ -116,6 +117,11 @@ struct PreparedModule;
 mlir::FailureOr<std::string> runBackend(PreparedModule &prepared,
                                         llvm::CodeGenFileType type,
                                         mlir::Location loc);
+
+/// A timing scope `name` under options.timing (-ftime-report), or an
+/// inactive one.
+mlir::TimingScope nestTiming(const CodegenOptions &options,
+                             llvm::StringRef name);
 
 /// Prints `module` as LLVM IR text.
 std::string printModule(const llvm::Module &module);

@@ -349,6 +349,11 @@ std::string detail::printModule(const llvm::Module &module) {
 // Preparing a module, and the dispatching entry points
 //===----------------------------------------------------------------------===//
 
+mlir::TimingScope detail::nestTiming(const CodegenOptions &options,
+                                     llvm::StringRef name) {
+  return options.timing ? options.timing->nest(name) : mlir::TimingScope();
+}
+
 FailureOr<PreparedModule> detail::prepareModule(mlir::ModuleOp module,
                                                 const TargetInfo &target,
                                                 const CodegenOptions &options) {
@@ -357,10 +362,14 @@ FailureOr<PreparedModule> detail::prepareModule(mlir::ModuleOp module,
            << "optimization level must be 0-3, not " << options.optLevel;
   PreparedModule prepared;
   prepared.ctx = std::make_unique<llvm::LLVMContext>();
+  mlir::TimingScope translateTiming = nestTiming(options, "translate to LLVM IR");
   FailureOr<std::unique_ptr<llvm::Module>> translated =
       translateToLLVMIR(module, target, options, *prepared.ctx);
   if (failed(translated))
     return failure();
+  translateTiming.stop();
+  mlir::TimingScope optimizeTiming =
+      nestTiming(options, "link device library, optimize");
   prepared.module = std::move(*translated);
   std::string features =
       target.isNVIDIA() ? nvptxFeatures(target) : amdgpuFeatures(target);

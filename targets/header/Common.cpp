@@ -10,6 +10,7 @@
 #include "Support.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace tilec::header::detail {
 
@@ -275,53 +276,109 @@ void writeFunctionDoc(Writer &w, const Function &function,
          std::string(api.invalid) + " without launching");
   w.line("/// anything if an argument is rejected; else the first error of the "
          "runtime.");
+  w.line("/// lastError() and statusString() then say which check or call "
+         "failed.");
+}
+
+std::string rejectStatement(const Api &api, const Function &function,
+                            std::string_view format,
+                            const std::vector<std::string> &args) {
+  std::string call = "return " + api.status + "reject(" +
+                     quote(functionName(function) + ": " + std::string(format));
+  for (const std::string &arg : args)
+    call += ", " + arg;
+  return call + ");";
+}
+
+std::string runtimeErrorStatement(const Api &api, const Function &function,
+                                  std::string_view what) {
+  return "return " + api.status + "runtimeError(tilec_err, " +
+         quote(functionName(function) + ": " + std::string(what)) + ");";
 }
 
 void writeArgumentChecks(Writer &w, const Function &function,
                          const ParamNames &names, const Api &api) {
-  w.line("// Reject bad arguments before touching the runtime.");
+  w.line("// Reject bad arguments before touching the runtime; each check");
+  w.line("// says which argument and bound failed (statusString()).");
   for (size_t p = 0; p < function.params.size(); ++p) {
     const Param &param = function.params[p];
     const std::string &name = names.cNames[p];
-    std::string cond;
     if (param.kind == Param::Kind::Tensor) {
-      cond = api.integerPointers ? name + " == 0" : name + " == nullptr";
+      w.line("if (" + (api.integerPointers ? name + " == 0"
+                                           : name + " == nullptr") +
+             ")");
+      w.line("  " + rejectStatement(api, function,
+                                    "argument `" + name + "` is null"));
       if (param.alignment > 1) {
         std::string address =
             api.integerPointers
                 ? name
                 : "reinterpret_cast<std::uintptr_t>(" + name + ")";
-        cond += " || " + address + " % " + std::to_string(param.alignment) +
-                " != 0";
+        std::string align = std::to_string(param.alignment);
+        w.line("if (" + address + " % " + align + " != 0)");
+        w.line("  " + rejectStatement(
+                          api, function,
+                          "argument `" + name + "` (%#llx) is not " + align +
+                              "-byte aligned",
+                          {"static_cast<unsigned long long>(" + address +
+                           ")"}));
       }
     } else if (param.kind == Param::Kind::Symbol) {
-      cond = name + " < 1 || " + name + " > INT32_MAX";
-    } else {
-      continue;
+      w.line("if (" + name + " < 1 || " + name + " > INT32_MAX)");
+      w.line("  " + rejectStatement(api, function,
+                                    "argument `" + name +
+                                        "` is %lld, outside [1, INT32_MAX]",
+                                    {"static_cast<long long>(" + name + ")"}));
     }
-    w.line("if (" + cond + ")");
-    w.line("  return " + std::string(api.invalid) + ";");
   }
   for (const SymbolCheck &check : function.checks) {
-    w.line("if (!(" + rewriteExpr(check.condition, names.symbols) + "))");
-    w.line("  return " + std::string(api.invalid) + ";");
+    std::string condition = rewriteExpr(check.condition, names.symbols);
+    w.line("if (!(" + condition + "))");
+    auto symbol = names.symbols.find(check.symbol);
+    if (symbol != names.symbols.end())
+      w.line("  " + rejectStatement(
+                        api, function, "check `%s` failed (" + symbol->second +
+                                           " = %lld)",
+                        {quote(condition),
+                         "static_cast<long long>(" + symbol->second + ")"}));
+    else
+      w.line("  " + rejectStatement(api, function, "check `%s` failed",
+                                    {quote(condition)}));
   }
 }
 
-void writeGrid(Writer &w, const KernelLaunch &kernel, unsigned k,
+void writeGrid(Writer &w, const Function &function, unsigned k,
                const ParamNames &names, const Api &api) {
+  const KernelLaunch &kernel = function.kernels[k];
   std::string grid = "tilec_grid" + std::to_string(k);
   std::vector<std::string> exprs;
   for (const std::string &g : kernel.grid)
     exprs.push_back(rewriteExpr(g, names.symbols));
   w.line("const std::int64_t " + grid + "[3] = {" + join(exprs, ", ") + "};");
-  std::string cond = "!detail::gridInRange(" + grid + ")";
+  std::vector<std::string> values;
+  for (unsigned d = 0; d < 3; ++d)
+    values.push_back("static_cast<long long>(" + grid + "[" +
+                     std::to_string(d) + "])");
+  std::string what = "kernel `" + kernel.entry + "`: grid (%lld, %lld, %lld)";
+  w.line("if (!detail::gridInRange(" + grid + "))");
+  w.line("  " + rejectStatement(api, function,
+                                what + " is outside the launch limits",
+                                values));
+  std::vector<std::string> conds;
   for (unsigned d = 0; d < 3; ++d)
     if (kernel.cluster[d] > 1)
-      cond += " || " + grid + "[" + std::to_string(d) + "] % " +
-              std::to_string(kernel.cluster[d]) + " != 0";
-  w.line("if (" + cond + ")");
-  w.line("  return " + std::string(api.invalid) + ";");
+      conds.push_back(grid + "[" + std::to_string(d) + "] % " +
+                      std::to_string(kernel.cluster[d]) + " != 0");
+  if (!conds.empty()) {
+    w.line("if (" + join(conds, " || ") + ")");
+    w.line("  " + rejectStatement(
+                      api, function,
+                      what + " is not a multiple of the cluster (" +
+                          std::to_string(kernel.cluster[0]) + ", " +
+                          std::to_string(kernel.cluster[1]) + ", " +
+                          std::to_string(kernel.cluster[2]) + ")",
+                      values));
+  }
 }
 
 std::string kernelArgVariable(const Function &function, const ParamNames &names,
@@ -396,7 +453,13 @@ void writeDeviceValues(Writer &w, const Function &function,
         conds.push_back(wide + " > " + std::string(range->max));
       if (!conds.empty()) {
         w.line("if (" + join(conds, " || ") + ")");
-        w.line("  return " + std::string(api.invalid) + ";");
+        w.line("  " + rejectStatement(
+                          api, function,
+                          "kernel `" + kernel.entry + "`: argument " +
+                              std::to_string(a) + " (`%s` = %lld) does not fit " +
+                              arg.dtype,
+                          {quote(rewriteExpr(arg.expr, names.symbols)),
+                           "static_cast<long long>(" + wide + ")"}));
       }
       std::string type = std::string(lookupDType(arg.dtype)->deviceType);
       w.line(type + " " + var + " = static_cast<" + type + ">(" + wide + ");");
@@ -476,6 +539,102 @@ void writeCommonHelpers(Writer &w, const Unit &unit,
            "1u)) >> 16);");
     w.line("}");
   }
+}
+
+std::string includeGuard(const Unit &unit, std::string_view suffix) {
+  std::string guard;
+  for (const std::string &part : namespaceParts(unit))
+    guard += part + "_";
+  for (char &c : guard)
+    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return "TILEC_GENERATED_" + guard + std::string(suffix);
+}
+
+void writeStatusHelpers(Writer &w, const Api &api) {
+  std::string result(api.result), success(api.success),
+      invalid(api.invalid), errorName(api.errorName);
+  w.line("// What the last launch function called on this thread returned,");
+  w.line("// and why (lastError(), statusString()).");
+  w.line("struct Status {");
+  w.line("  " + result + " result = " + success + ";");
+  w.line("  char text[320] = \"ok\";");
+  w.line("};");
+  w.line("inline Status &status() {");
+  w.line("  static thread_local Status current;");
+  w.line("  return current;");
+  w.line("}");
+  w.line("inline " + result + " succeed() {");
+  w.line("  Status &s = status();");
+  w.line("  s.result = " + success + ";");
+  w.line("  std::memcpy(s.text, \"ok\", 3);");
+  w.line("  return " + success + ";");
+  w.line("}");
+  // The format attributes let -Wformat=2 check the generated calls (and
+  // accept the non-literal format passed on to vsnprintf).
+  auto format = [&](const char *index, const char *first) {
+    w.line("#if defined(__GNUC__)");
+    w.line(std::string("__attribute__((format(printf, ") + index + ", " +
+           first + ")))");
+    w.line("#endif");
+  };
+  format("2", "0");
+  w.line("inline " + result + " vfail(" + result +
+         " result, const char *format, std::va_list args) {");
+  w.line("  Status &s = status();");
+  w.line("  s.result = result;");
+  w.line("  std::vsnprintf(s.text, sizeof s.text, format, args);");
+  w.line("  return result;");
+  w.line("}");
+  format("2", "3");
+  w.line("inline " + result + " fail(" + result +
+         " result, const char *format, ...) {");
+  w.line("  std::va_list args;");
+  w.line("  va_start(args, format);");
+  w.line("  (void)vfail(result, format, args);");
+  w.line("  va_end(args);");
+  w.line("  return result;");
+  w.line("}");
+  w.line("// An argument check failed: " + invalid + ", and the message.");
+  format("1", "2");
+  w.line("inline " + result + " reject(const char *format, ...) {");
+  w.line("  std::va_list args;");
+  w.line("  va_start(args, format);");
+  w.line("  (void)vfail(" + invalid + ", format, args);");
+  w.line("  va_end(args);");
+  w.line("  return " + invalid + ";");
+  w.line("}");
+  w.line("// A runtime call failed: its error, named in the message.");
+  w.line("inline " + result + " runtimeError(" + result +
+         " error, const char *what) {");
+  w.line("  Status &s = status();");
+  w.line("  s.result = error;");
+  if (api.integerPointers) { // CUDA: cuGetErrorName reports through a pointer
+    w.line("  const char *name = nullptr;");
+    w.line("  if (" + errorName + "(error, &name) != " + success +
+           " || name == nullptr)");
+    w.line("    name = \"unknown error\";");
+  } else {
+    w.line("  const char *name = " + errorName + "(error);");
+  }
+  w.line("  std::snprintf(s.text, sizeof s.text, \"%s: %s (%d)\", what, name,");
+  w.line("                static_cast<int>(error));");
+  w.line("  return error;");
+  w.line("}");
+}
+
+void writeStatusApi(Writer &w, const Api &api) {
+  std::string result(api.result);
+  w.line("/// What the last launch function, load() or unload() called on this");
+  w.line("/// thread returned (" + std::string(api.success) +
+         " after a successful one).");
+  w.line("inline " + result + " lastError() { return " + api.status +
+         "status().result; }");
+  w.line("/// Why, in words: \"ok\"; the argument and bound that a check");
+  w.line("/// rejected (\"matmul: argument `A` (0x7f0001) is not 16-byte");
+  w.line("/// aligned\"); or the runtime call that failed with the error's name.");
+  w.line("/// Valid until the next call on this thread.");
+  w.line("inline const char *statusString() { return " + api.status +
+         "status().text; }");
 }
 
 void writeBanner(Writer &w, const Unit &unit,

@@ -22,9 +22,6 @@ using namespace detail;
 
 namespace {
 
-const Api cudaApi = {"CUresult",    "CUDA_SUCCESS", "CUDA_ERROR_INVALID_VALUE",
-                     "CUdeviceptr", "CUstream",     true};
-
 std::string_view swizzleName(TensorMap::Swizzle s) {
   switch (s) {
   case TensorMap::Swizzle::None:
@@ -72,20 +69,10 @@ std::string list(const std::vector<std::string> &items) {
   return out;
 }
 
-bool needsCuda12(const Unit &unit) {
-  for (const Function &function : unit.functions)
-    for (const KernelLaunch &kernel : function.kernels) {
-      if (kernel.cluster != std::array<unsigned, 3>{1, 1, 1})
-        return true;
-      for (const KernelArg &arg : kernel.args)
-        if (arg.kind == KernelArg::Kind::TensorMap)
-          return true;
-    }
-  return false;
-}
 
 void writeTensorMap(Writer &w, const Function &function,
-                    const ParamNames &names, unsigned k, unsigned a) {
+                    const ParamNames &names, const Api &api, unsigned k,
+                    unsigned a) {
   TensorMap map = function.kernels[k].args[a].tensorMap;
   completeTensorMap(function, map);
   const Param &tensor = function.params[map.tensor];
@@ -134,13 +121,15 @@ void writeTensorMap(Writer &w, const Function &function,
                          : "CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE") +
          ");");
   w.line("if (tilec_err != CUDA_SUCCESS)");
-  w.line("  return tilec_err;");
+  w.line("  " + runtimeErrorStatement(api, function,
+                                      "cuTensorMapEncodeTiled for `" +
+                                          names.cNames[map.tensor] + "`"));
   w.dedent();
   w.line("}");
 }
 
 void writeLaunch(Writer &w, const Function &function, const ParamNames &names,
-                 const EntryTable &entries, unsigned k) {
+                 const Api &api, const EntryTable &entries, unsigned k) {
   const KernelLaunch &kernel = function.kernels[k];
   std::string ks = std::to_string(k);
   std::string grid = "tilec_grid" + ks;
@@ -190,36 +179,41 @@ void writeLaunch(Writer &w, const Function &function, const ParamNames &names,
     w.line("}");
   }
   w.line("if (tilec_err != CUDA_SUCCESS)");
-  w.line("  return tilec_err;");
+  w.line("  " + runtimeErrorStatement(api, function,
+                                      "launching kernel `" + kernel.entry +
+                                          "`"));
 }
 
-void writeFunction(Writer &w, const Function &function,
+void writeFunction(Writer &w, const Function &function, const Api &api,
                    const EntryTable &entries) {
   ParamNames names = nameParams(function);
-  writeFunctionDoc(w, function, names, cudaApi);
-  w.line("inline " + launchSignature(function, names, cudaApi) + " {");
+  writeFunctionDoc(w, function, names, api);
+  w.line("inline " + launchSignature(function, names, api) + " {");
   w.indent();
-  writeArgumentChecks(w, function, names, cudaApi);
+  writeArgumentChecks(w, function, names, api);
   for (unsigned k = 0; k < function.kernels.size(); ++k)
-    writeGrid(w, function.kernels[k], k, names, cudaApi);
-  writeDeviceValues(w, function, names, cudaApi);
+    writeGrid(w, function, k, names, api);
+  writeDeviceValues(w, function, names, api);
   w.line("CUfunction tilec_fn[detail::kNumEntries];");
   w.line("CUresult tilec_err = detail::functions(tilec_fn);");
   w.line("if (tilec_err != CUDA_SUCCESS)");
-  w.line("  return tilec_err;");
+  w.line("  " + runtimeErrorStatement(api, function,
+                                      "loading the image (loadLog() has the "
+                                      "JIT log)"));
   for (unsigned k = 0; k < function.kernels.size(); ++k)
     for (unsigned a = 0; a < function.kernels[k].args.size(); ++a)
       if (function.kernels[k].args[a].kind == KernelArg::Kind::TensorMap)
-        writeTensorMap(w, function, names, k, a);
+        writeTensorMap(w, function, names, api, k, a);
   for (unsigned k = 0; k < function.kernels.size(); ++k)
-    writeLaunch(w, function, names, entries, k);
-  w.line("return CUDA_SUCCESS;");
+    writeLaunch(w, function, names, api, entries, k);
+  w.line("return " + api.status + "succeed();");
   w.dedent();
   w.line("}");
 }
 
 // The module table and its helpers, inside `namespace detail`.
-void writeRuntime(Writer &w, const EntryTable &entries) {
+void writeRuntime(Writer &w, const EntryTable &entries, const Api &api,
+                  bool ptxFallback) {
   std::string n = std::to_string(entries.entries.size());
   std::vector<std::string> quoted, shared, clusters;
   for (size_t i = 0; i < entries.entries.size(); ++i) {
@@ -238,7 +232,7 @@ void writeRuntime(Writer &w, const EntryTable &entries) {
   w.line("// Cluster size per entry: above 8 needs an opt-in.");
   w.line("inline constexpr unsigned kClusterSize[kNumEntries] = {" +
          list(clusters) + "};");
-  w.line(R"(
+  static const char kRuntime[] = R"cpp(
 // The image loaded into one context. A list, as a process has a few
 // contexts at most; nodes live until unload() or process exit.
 struct Module {
@@ -280,6 +274,13 @@ inline CUresult loadModule(Module &loaded) {
                                     static_cast<std::uintptr_t>(sizeof state.log))};
   state.log[0] = '\0';
   CUresult err = cuModuleLoadDataEx(&loaded.module, kImage, 2, options, values);
+#if TILEC_PTX_FALLBACK
+  // No cubin for this chip: the PTX, JIT-compiled by the driver.
+  if (err == CUDA_ERROR_NO_BINARY_FOR_GPU) {
+    state.log[0] = '\0';
+    err = cuModuleLoadDataEx(&loaded.module, kPtx, 2, options, values);
+  }
+#endif
   if (err != CUDA_SUCCESS)
     return err;
   for (unsigned i = 0; i < kNumEntries; ++i) {
@@ -354,7 +355,9 @@ inline CUresult functions(CUfunction (&out)[kNumEntries]) {
 /// launch (to keep JIT time out of a timed region, say). Thread-safe.
 inline CUresult load() {
   CUfunction functions[detail::kNumEntries];
-  return detail::functions(functions);
+  CUresult err = detail::functions(functions);
+  return err == CUDA_SUCCESS ? STATUS::succeed()
+                             : STATUS::runtimeError(err, "load()");
 }
 
 /// Unloads the image from the current context if it is loaded there; the
@@ -376,9 +379,10 @@ inline CUresult unload() {
     *link = m->next;
     err = cuModuleUnload(m->module);
     delete m;
-    return err;
+    return err == CUDA_SUCCESS ? STATUS::succeed()
+                               : STATUS::runtimeError(err, "unload()");
   }
-  return CUDA_SUCCESS;
+  return STATUS::succeed();
 }
 
 /// Copies the JIT error log of the last failed load (empty if none) into
@@ -393,22 +397,100 @@ inline std::size_t loadLog(char *buffer, std::size_t size) {
     buffer[n] = '\0';
   }
   return length;
-})");
+})cpp";
+  // The status helpers' namespace, and the fallback to PTX only where a
+  // PTX is embedded.
+  std::string text(kRuntime);
+  for (size_t at; (at = text.find("STATUS::")) != std::string::npos;)
+    text.replace(at, 8, api.status);
+  const std::string begin = "#if TILEC_PTX_FALLBACK\n", end = "#endif\n";
+  size_t at = text.find(begin);
+  size_t stop = text.find(end, at);
+  if (ptxFallback)
+    text.erase(stop, end.size()).erase(at, begin.size());
+  else
+    text.erase(at, stop + end.size() - at);
+  w.line(text);
 }
 
 } // namespace
+
+bool detail::needsCuda12(const Unit &unit) {
+  for (const Function &function : unit.functions)
+    for (const KernelLaunch &kernel : function.kernels) {
+      if (kernel.cluster != std::array<unsigned, 3>{1, 1, 1})
+        return true;
+      for (const KernelArg &arg : kernel.args)
+        if (arg.kind == KernelArg::Kind::TensorMap)
+          return true;
+    }
+  return false;
+}
+
+const Api detail::cudaApi = {"CUresult",    "CUDA_SUCCESS",
+                             "CUDA_ERROR_INVALID_VALUE",
+                             "CUdeviceptr", "CUstream",
+                             true,          "detail::",
+                             "cuGetErrorName"};
+
+void detail::writeCudaBody(Writer &w, const Unit &unit, const Api &api,
+                           const BodyOptions &options) {
+  EntryTable entries = collectEntries(unit);
+  bool ptx = unit.image.kind == ImageKind::PTX;
+  bool fallback = !options.ptxFallback.empty();
+  w.line("/// The architecture the image was compiled for.");
+  w.line("inline constexpr char kTarget[] = " + quote(unit.image.target) + ";");
+  w.line(ptx ? "/// Size of the embedded image in bytes (without the NUL that "
+               "ends PTX)."
+             : "/// Size of the embedded image in bytes.");
+  w.line("inline constexpr std::size_t kImageSize = " +
+         std::to_string(unit.image.bytes.size()) + ";");
+  w.line();
+  w.line("namespace detail {");
+  w.line();
+  w.line(ptx ? "// The PTX, NUL-terminated for cuModuleLoadDataEx."
+             : "// The cubin.");
+  w.line("alignas(64) inline constexpr unsigned char kImage[" +
+         std::to_string(unit.image.bytes.size() + (ptx ? 1 : 0)) + "] = {");
+  w.indent();
+  w.indent();
+  writeImageBytes(w, unit.image.bytes, ptx);
+  w.dedent();
+  w.dedent();
+  w.line("};");
+  if (fallback) {
+    w.line();
+    w.line("// The PTX the cubin was assembled from, NUL-terminated: the "
+           "driver");
+    w.line("// JIT-compiles it for a newer chip the cubin does not run on.");
+    w.line("alignas(64) inline constexpr unsigned char kPtx[" +
+           std::to_string(options.ptxFallback.size() + 1) + "] = {");
+    w.indent();
+    w.indent();
+    writeImageBytes(w, options.ptxFallback, true);
+    w.dedent();
+    w.dedent();
+    w.line("};");
+  }
+  w.line();
+  writeCommonHelpers(w, unit, "65535");
+  if (!options.multiTarget) {
+    w.line();
+    writeStatusHelpers(w, api);
+  }
+  w.line();
+  writeRuntime(w, entries, api, fallback);
+  for (const Function &function : unit.functions) {
+    w.line();
+    writeFunction(w, function, api, entries);
+  }
+}
 
 std::string renderCudaHeader(const Unit &unit) {
   if (std::string error = validate(unit, Flavor::CUDA); !error.empty())
     throw HeaderError(error);
   std::vector<std::string> parts = namespaceParts(unit);
-  std::string guard;
-  for (const std::string &part : parts)
-    guard += part + "_";
-  for (char &c : guard)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  guard = "TILEC_GENERATED_" + guard + "CUDA_H";
-  EntryTable entries = collectEntries(unit);
+  std::string guard = includeGuard(unit, "CUDA_H");
 
   Writer w;
   writeBanner(w, unit,
@@ -420,7 +502,8 @@ std::string renderCudaHeader(const Unit &unit) {
   w.line();
   w.line("#include <cuda.h>");
   w.line();
-  for (const char *include : {"cstddef", "cstdint", "cstring", "mutex", "new"})
+  for (const char *include :
+       {"cstdarg", "cstddef", "cstdint", "cstdio", "cstring", "mutex", "new"})
     w.line("#include <" + std::string(include) + ">");
   if (needsCuda12(unit)) {
     w.line();
@@ -433,34 +516,9 @@ std::string renderCudaHeader(const Unit &unit) {
   for (const std::string &part : parts)
     w.line("namespace " + part + " {");
   w.line();
-  w.line("/// The architecture the image was compiled for.");
-  w.line("inline constexpr char kTarget[] = " + quote(unit.image.target) + ";");
-  w.line("/// Size of the embedded image in bytes (without the NUL that ends "
-         "PTX).");
-  w.line("inline constexpr std::size_t kImageSize = " +
-         std::to_string(unit.image.bytes.size()) + ";");
+  writeCudaBody(w, unit, cudaApi, {});
   w.line();
-  w.line("namespace detail {");
-  w.line();
-  bool ptx = unit.image.kind == ImageKind::PTX;
-  w.line(ptx ? "// The PTX, NUL-terminated for cuModuleLoadDataEx."
-             : "// The cubin.");
-  w.line("alignas(64) inline constexpr unsigned char kImage[" +
-         std::to_string(unit.image.bytes.size() + (ptx ? 1 : 0)) + "] = {");
-  w.indent();
-  w.indent();
-  writeImageBytes(w, unit.image.bytes, ptx);
-  w.dedent();
-  w.dedent();
-  w.line("};");
-  w.line();
-  writeCommonHelpers(w, unit, "65535");
-  w.line();
-  writeRuntime(w, entries);
-  for (const Function &function : unit.functions) {
-    w.line();
-    writeFunction(w, function, entries);
-  }
+  writeStatusApi(w, cudaApi);
   w.line();
   for (size_t i = parts.size(); i-- > 0;)
     w.line("} // namespace " + parts[i]);

@@ -20,11 +20,8 @@ using namespace detail;
 
 namespace {
 
-const Api hipApi = {"hipError_t",     "hipSuccess",  "hipErrorInvalidValue",
-                    "hipDeviceptr_t", "hipStream_t", false};
-
 void writeLaunch(Writer &w, const Function &function, const ParamNames &names,
-                 const EntryTable &entries, unsigned k) {
+                 const Api &api, const EntryTable &entries, unsigned k) {
   const KernelLaunch &kernel = function.kernels[k];
   std::string ks = std::to_string(k);
   std::string grid = "tilec_grid" + ks;
@@ -44,38 +41,40 @@ void writeLaunch(Writer &w, const Function &function, const ParamNames &names,
          std::to_string(kernel.dynamicSharedBytes) + "u, stream, tilec_args" +
          ks + ", nullptr);");
   w.line("if (tilec_err != hipSuccess)");
-  w.line("  return tilec_err;");
+  w.line("  " + runtimeErrorStatement(api, function,
+                                      "launching kernel `" + kernel.entry +
+                                          "`"));
 }
 
-void writeFunction(Writer &w, const Function &function,
+void writeFunction(Writer &w, const Function &function, const Api &api,
                    const EntryTable &entries) {
   ParamNames names = nameParams(function);
-  writeFunctionDoc(w, function, names, hipApi);
-  w.line("inline " + launchSignature(function, names, hipApi) + " {");
+  writeFunctionDoc(w, function, names, api);
+  w.line("inline " + launchSignature(function, names, api) + " {");
   w.indent();
-  writeArgumentChecks(w, function, names, hipApi);
+  writeArgumentChecks(w, function, names, api);
   for (unsigned k = 0; k < function.kernels.size(); ++k)
-    writeGrid(w, function.kernels[k], k, names, hipApi);
-  writeDeviceValues(w, function, names, hipApi);
+    writeGrid(w, function, k, names, api);
+  writeDeviceValues(w, function, names, api);
   w.line("hipFunction_t tilec_fn[detail::kNumEntries];");
   w.line("hipError_t tilec_err = detail::functions(tilec_fn);");
   w.line("if (tilec_err != hipSuccess)");
-  w.line("  return tilec_err;");
+  w.line("  " + runtimeErrorStatement(api, function, "loading the image"));
   for (unsigned k = 0; k < function.kernels.size(); ++k)
-    writeLaunch(w, function, names, entries, k);
-  w.line("return hipSuccess;");
+    writeLaunch(w, function, names, api, entries, k);
+  w.line("return " + api.status + "succeed();");
   w.dedent();
   w.line("}");
 }
 
-void writeRuntime(Writer &w, const EntryTable &entries) {
+void writeRuntime(Writer &w, const EntryTable &entries, const Api &api) {
   w.line("inline constexpr unsigned kNumEntries = " +
          std::to_string(entries.entries.size()) + ";");
   w.line("inline constexpr const char *const kEntries[kNumEntries] = {");
   for (const std::string &entry : entries.entries)
     w.line("    " + quote(entry) + ",");
   w.line("};");
-  w.line(R"(
+  static const char kRuntime[] = R"cpp(
 // The image loaded on one device. A list, as a process sees a few devices;
 // nodes live until unload() or process exit.
 struct Module {
@@ -135,7 +134,9 @@ inline hipError_t functions(hipFunction_t (&out)[kNumEntries]) {
 /// launch. Thread-safe.
 inline hipError_t load() {
   hipFunction_t functions[detail::kNumEntries];
-  return detail::functions(functions);
+  hipError_t err = detail::functions(functions);
+  return err == hipSuccess ? STATUS::succeed()
+                           : STATUS::runtimeError(err, "load()");
 }
 
 /// Unloads the image from the current device if it is loaded there; the
@@ -155,42 +156,28 @@ inline hipError_t unload() {
     *link = m->next;
     err = hipModuleUnload(m->module);
     delete m;
-    return err;
+    return err == hipSuccess ? STATUS::succeed()
+                             : STATUS::runtimeError(err, "unload()");
   }
-  return hipSuccess;
-})");
+  return STATUS::succeed();
+})cpp";
+  std::string text(kRuntime);
+  for (size_t at; (at = text.find("STATUS::")) != std::string::npos;)
+    text.replace(at, 8, api.status);
+  w.line(text);
 }
 
 } // namespace
 
-std::string renderHipHeader(const Unit &unit) {
-  if (std::string error = validate(unit, Flavor::HIP); !error.empty())
-    throw HeaderError(error);
-  std::vector<std::string> parts = namespaceParts(unit);
-  std::string guard;
-  for (const std::string &part : parts)
-    guard += part + "_";
-  for (char &c : guard)
-    c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  guard = "TILEC_GENERATED_" + guard + "HIP_H";
-  EntryTable entries = collectEntries(unit);
+const Api detail::hipApi = {"hipError_t",     "hipSuccess",
+                            "hipErrorInvalidValue",
+                            "hipDeviceptr_t", "hipStream_t",
+                            false,            "detail::",
+                            "hipGetErrorName"};
 
-  Writer w;
-  writeBanner(w, unit,
-              {"// Uses the HIP module API: build as C++17 or later with",
-               "// -D__HIP_PLATFORM_AMD__ and link with -lamdhip64 (CMake: "
-               "hip::host)."});
-  w.line("#ifndef " + guard);
-  w.line("#define " + guard);
-  w.line();
-  w.line("#include <hip/hip_runtime_api.h>");
-  w.line();
-  for (const char *include : {"cstddef", "cstdint", "cstring", "mutex", "new"})
-    w.line("#include <" + std::string(include) + ">");
-  w.line();
-  for (const std::string &part : parts)
-    w.line("namespace " + part + " {");
-  w.line();
+void detail::writeHipBody(Writer &w, const Unit &unit, const Api &api,
+                          const BodyOptions &options) {
+  EntryTable entries = collectEntries(unit);
   w.line("/// The architecture the image was compiled for.");
   w.line("inline constexpr char kTarget[] = " + quote(unit.image.target) + ";");
   w.line("/// Size of the embedded image in bytes.");
@@ -210,12 +197,44 @@ std::string renderHipHeader(const Unit &unit) {
   w.line("};");
   w.line();
   writeCommonHelpers(w, unit, "INT32_MAX");
+  if (!options.multiTarget) {
+    w.line();
+    writeStatusHelpers(w, api);
+  }
   w.line();
-  writeRuntime(w, entries);
+  writeRuntime(w, entries, api);
   for (const Function &function : unit.functions) {
     w.line();
-    writeFunction(w, function, entries);
+    writeFunction(w, function, api, entries);
   }
+}
+
+std::string renderHipHeader(const Unit &unit) {
+  if (std::string error = validate(unit, Flavor::HIP); !error.empty())
+    throw HeaderError(error);
+  std::vector<std::string> parts = namespaceParts(unit);
+  std::string guard = includeGuard(unit, "HIP_H");
+
+  Writer w;
+  writeBanner(w, unit,
+              {"// Uses the HIP module API: build as C++17 or later with",
+               "// -D__HIP_PLATFORM_AMD__ and link with -lamdhip64 (CMake: "
+               "hip::host)."});
+  w.line("#ifndef " + guard);
+  w.line("#define " + guard);
+  w.line();
+  w.line("#include <hip/hip_runtime_api.h>");
+  w.line();
+  for (const char *include :
+       {"cstdarg", "cstddef", "cstdint", "cstdio", "cstring", "mutex", "new"})
+    w.line("#include <" + std::string(include) + ">");
+  w.line();
+  for (const std::string &part : parts)
+    w.line("namespace " + part + " {");
+  w.line();
+  writeHipBody(w, unit, hipApi, {});
+  w.line();
+  writeStatusApi(w, hipApi);
   w.line();
   for (size_t i = parts.size(); i-- > 0;)
     w.line("} // namespace " + parts[i]);

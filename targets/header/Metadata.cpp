@@ -146,6 +146,14 @@ Json functionJson(const Function &function) {
   j["name"] = function.name;
   j["cpp_name"] = functionName(function);
   j["location"] = function.location;
+  if (!function.factory.empty()) {
+    // Every factory parameter's value (docs/language.md, section 4.3).
+    j["factory"] = function.factory;
+    Json bindings = Json::object();
+    for (const auto &[name, value] : function.bindings)
+      bindings[name] = Json::parse(value, nullptr, /*allow_exceptions=*/false);
+    j["bindings"] = std::move(bindings);
+  }
   Json params = Json::array();
   std::vector<std::string> symbols;
   for (size_t p = 0; p < function.params.size(); ++p) {
@@ -180,12 +188,6 @@ Json functionJson(const Function &function) {
   for (const KernelLaunch &kernel : function.kernels)
     kernels.push_back(kernelJson(function, kernel));
   j["kernels"] = std::move(kernels);
-  if (!function.bindings.empty()) {
-    Json bindings = Json::object();
-    for (const auto &[name, value] : function.bindings)
-      bindings[name] = Json::parse(value, nullptr, /*allow_exceptions=*/false);
-    j["bindings"] = std::move(bindings);
-  }
   return j;
 }
 
@@ -271,6 +273,10 @@ Function parseFunction(const Json &j) {
   Function function;
   function.name = get<std::string>(j, "name");
   function.location = getOr<std::string>(j, "location", "");
+  function.factory = getOr<std::string>(j, "factory", "");
+  if (j.contains("bindings") && j.at("bindings").is_object())
+    for (const auto &[name, value] : j.at("bindings").items())
+      function.bindings.emplace_back(name, value.dump());
   for (const Json &q : at(j, "params")) {
     Param param;
     param.name = get<std::string>(q, "name");
@@ -286,9 +292,6 @@ Function parseFunction(const Json &j) {
         {get<std::string>(c, "symbol"), get<std::string>(c, "condition")});
   for (const Json &k : at(j, "kernels"))
     function.kernels.push_back(parseKernel(k));
-  Json bindings = getOr<Json>(j, "bindings", Json::object());
-  for (const auto &[name, value] : bindings.items())
-    function.bindings.push_back({name, value.dump()});
   return function;
 }
 

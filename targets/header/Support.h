@@ -121,7 +121,49 @@ struct Api {
   std::string_view devicePtr; ///< "CUdeviceptr"
   std::string_view stream;    ///< "CUstream"
   bool integerPointers;       ///< CUdeviceptr is an integer, hip's a void*
+  /// How generated code names the namespace of the status helpers
+  /// (writeStatusHelpers): "detail::", or the outer namespace's
+  /// "::a::b::detail::" from inside one target of a multi-target header.
+  std::string status = "detail::";
+  std::string_view errorName; ///< "cuGetErrorName" / "hipGetErrorName"
 };
+
+extern const Api cudaApi;
+extern const Api hipApi;
+
+/// `return <status>reject("<fn>: " format, args...);`: an argument check
+/// failed. `format` is a printf format written by the renderer; user text
+/// goes through `args` (already C++ expressions, e.g. quoted strings).
+std::string rejectStatement(const Api &api, const Function &function,
+                            std::string_view format,
+                            const std::vector<std::string> &args = {});
+/// `return <status>runtimeError(tilec_err, "<fn>: <what>");`.
+std::string runtimeErrorStatement(const Api &api, const Function &function,
+                                  std::string_view what);
+
+/// The per-thread status behind lastError()/statusString(), and reject(),
+/// runtimeError(), succeed(), inside `namespace detail`.
+void writeStatusHelpers(Writer &w, const Api &api);
+/// The public lastError() and statusString().
+void writeStatusApi(Writer &w, const Api &api);
+
+/// What differs when a body is one target of a multi-target header.
+struct BodyOptions {
+  /// CUDA: PTX to JIT-compile when the device takes no cubin embedded
+  /// (CUDA_ERROR_NO_BINARY_FOR_GPU); empty: none.
+  std::string ptxFallback;
+  bool multiTarget = false;
+};
+/// Everything inside the header's namespace for one image: kTarget, the
+/// image, the module table, load()/unload() and the launch functions.
+void writeCudaBody(Writer &w, const Unit &unit, const Api &api,
+                   const BodyOptions &options);
+void writeHipBody(Writer &w, const Unit &unit, const Api &api,
+                  const BodyOptions &options);
+/// Whether the CUDA header needs CUDA 12 (clusters, TMA).
+bool needsCuda12(const Unit &unit);
+/// TILEC_GENERATED_<NS>_<SUFFIX>.
+std::string includeGuard(const Unit &unit, std::string_view suffix);
 
 /// Hex dump of `bytes` as array initialiser lines (16 per line), plus a
 /// trailing 0x00 when `nulTerminate`.
@@ -143,7 +185,7 @@ void writeArgumentChecks(Writer &w, const Function &function,
 
 /// `const std::int64_t tilec_gridK[3] = {...};` and its range check
 /// (detail::gridInRange, plus cluster divisibility).
-void writeGrid(Writer &w, const KernelLaunch &kernel, unsigned k,
+void writeGrid(Writer &w, const Function &function, unsigned k,
                const ParamNames &names, const Api &api);
 
 /// Locals holding symbols, converted scalars and Value args as the kernels

@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "../common/CodegenImpl.h"
+#include "../common/ToolCache.h"
+#include "tilec/Target/Toolchain.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -32,12 +34,11 @@ using mlir::Location;
 using mlir::LogicalResult;
 using mlir::success;
 
-#ifndef TILEC_DEFAULT_PTXAS
-#define TILEC_DEFAULT_PTXAS "/usr/local/cuda/bin/ptxas"
-#endif
-#ifndef TILEC_DEFAULT_LIBDEVICE
-#define TILEC_DEFAULT_LIBDEVICE "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc"
-#endif
+
+/// What every "not found" error of the CUDA toolkit suggests.
+static const char kCudaHint[] =
+    "give the CUDA toolkit's root with --cuda-path, TILEC_CUDA_PATH or "
+    "CUDA_PATH, or put its bin/ on PATH";
 
 std::string detail::nvptxFeatures(const TargetInfo &) { return "+ptx80"; }
 
@@ -47,8 +48,15 @@ LogicalResult detail::prepareNVPTXModule(PreparedModule &prepared,
                                          Location loc) {
   llvm::Module &module = *prepared.module;
   if (declaresFunctionWithPrefix(module, "__nv_")) {
-    std::string path = options.libdevicePath.empty() ? TILEC_DEFAULT_LIBDEVICE
-                                                     : options.libdevicePath;
+    std::string path = options.libdevicePath;
+    if (path.empty()) {
+      ToolSearch found = findLibdevice(ToolchainEnv::fromProcess(options));
+      if (found.path.empty())
+        return mlir::emitError(loc) << found.notFoundMessage(
+                   "libdevice.10.bc (needed for the __nv_* math functions)",
+                   kCudaHint);
+      path = found.path;
+    }
     if (failed(linkBitcodeLibrary(module, path, loc)))
       return failure();
   }
@@ -73,6 +81,7 @@ FailureOr<std::string> tilec::emitPTX(mlir::ModuleOp module,
   FailureOr<PreparedModule> prepared = prepareModule(module, *target, options);
   if (failed(prepared))
     return failure();
+  mlir::TimingScope backendTiming = nestTiming(options, "NVPTX backend");
   return runBackend(*prepared, llvm::CodeGenFileType::AssemblyFile,
                     module.getLoc());
 }
@@ -201,6 +210,15 @@ static void attachPtxasMessages(mlir::InFlightDiagnostic &diag,
   }
 }
 
+/// Warnings (e.g. about spills or ignored options) reach the user too.
+static void reportPtxasWarnings(Location loc, llvm::StringRef output,
+                                llvm::StringRef ptxPath) {
+  for (llvm::StringRef line : llvm::split(output, '\n'))
+    if (line.contains("warning"))
+      mlir::emitWarning(loc) << "ptxas: "
+                             << withoutTempPath(line.trim(), ptxPath);
+}
+
 FailureOr<std::string>
 tilec::assemblePTX(llvm::StringRef ptx, Location loc,
                    const CodegenOptions &options,
@@ -209,19 +227,15 @@ tilec::assemblePTX(llvm::StringRef ptx, Location loc,
   if (!target || !target->isNVIDIA())
     return mlir::emitError(loc) << "cannot assemble PTX for '" << options.chip
                                 << "': not a supported NVIDIA chip";
-  std::string ptxas =
-      options.ptxasPath.empty() ? TILEC_DEFAULT_PTXAS : options.ptxasPath;
-  if (!llvm::sys::fs::can_execute(ptxas))
-    return mlir::emitError(loc)
-           << "ptxas not found at '" << ptxas
-           << "' (install the CUDA toolkit or set the ptxas path)";
-
-  FailureOr<TempFile> input = TempFile::create("ptx", "ptx", loc);
-  if (failed(input) || failed(input->write(ptx, loc)))
-    return failure();
-  FailureOr<TempFile> cubin = TempFile::create("cubin", "cubin", loc);
-  if (failed(cubin))
-    return failure();
+  std::string ptxas = options.ptxasPath;
+  if (ptxas.empty()) {
+    ToolSearch found = findPtxas(ToolchainEnv::fromProcess(options));
+    if (found.path.empty())
+      return mlir::emitError(loc) << found.notFoundMessage("ptxas", kCudaHint);
+    ptxas = found.path;
+  } else if (!llvm::sys::fs::can_execute(ptxas)) {
+    return mlir::emitError(loc) << "ptxas not found at '" << ptxas << "'";
+  }
 
   std::vector<std::string> args = {
       ptxas,
@@ -230,6 +244,23 @@ tilec::assemblePTX(llvm::StringRef ptx, Location loc,
       "-v",
   };
   args.insert(args.end(), options.ptxasArgs.begin(), options.ptxasArgs.end());
+
+  // The same PTX through the same ptxas gives the same cubin: reuse it.
+  std::string key = toolCacheKey(ptxas, args, ptx);
+  if (std::optional<CachedRun> cached = lookupToolCache(key)) {
+    mlir::TimingScope hit = nestTiming(options, "(from the cache)");
+    reportPtxasWarnings(loc, cached->report, "<ptx>");
+    if (resources)
+      *resources = parsePtxasResourceUsage(cached->report);
+    return std::move(cached->output);
+  }
+
+  FailureOr<TempFile> input = TempFile::create("ptx", "ptx", loc);
+  if (failed(input) || failed(input->write(ptx, loc)))
+    return failure();
+  FailureOr<TempFile> cubin = TempFile::create("cubin", "cubin", loc);
+  if (failed(cubin))
+    return failure();
   args.insert(args.end(), {input->path().str(), "-o", cubin->path().str()});
   FailureOr<ToolResult> result = runTool(ptxas, args, loc);
   if (failed(result))
@@ -241,14 +272,17 @@ tilec::assemblePTX(llvm::StringRef ptx, Location loc,
     attachPtxasMessages(diag, result->output, input->path(), ptx);
     return failure();
   }
-  // Warnings (e.g. about spills or ignored options) reach the user too.
-  for (llvm::StringRef line : llvm::split(result->output, '\n'))
-    if (line.contains("warning"))
-      mlir::emitWarning(loc)
-          << "ptxas: " << withoutTempPath(line.trim(), input->path());
+  reportPtxasWarnings(loc, result->output, input->path());
   if (resources)
     *resources = parsePtxasResourceUsage(result->output);
-  return cubin->read(loc);
+  FailureOr<std::string> bytes = cubin->read(loc);
+  if (succeeded(bytes)) {
+    std::string report;
+    for (llvm::StringRef line : llvm::split(result->output, '\n'))
+      report += withoutTempPath(line, input->path()) + "\n";
+    storeToolCache(key, {*bytes, report});
+  }
+  return bytes;
 }
 
 FailureOr<std::string>

@@ -337,6 +337,11 @@ static const std::map<std::string, std::vector<size_t>> argSizes = {
     {"matmul_kernel", {sizeof(CUtensorMap), 8, 8, 2, 4, 4}},
     {"epilogue", {8}}};
 
+CUresult CUDAAPI cuGetErrorName(CUresult error, const char **name) {
+  *name = error == CUDA_ERROR_INVALID_CONTEXT ? "CUDA_ERROR_INVALID_CONTEXT"
+                                              : "CUDA_ERROR_SOMETHING";
+  return CUDA_SUCCESS;
+}
 CUresult CUDAAPI cuCtxGetCurrent(CUcontext *context) {
   *context = current;
   return CUDA_SUCCESS;
@@ -468,29 +473,60 @@ int main() {
   const CUdeviceptr A = 0x10000, B = 0x20000, C = 0x30000;
   CUstream stream = reinterpret_cast<CUstream>(0x77);
 
+  // What lastError()/statusString() report after the last call.
+  auto status = [](CUresult result, const char *text) {
+    bool ok = k::lastError() == result &&
+              std::strcmp(k::statusString(), text) == 0;
+    if (!ok)
+      std::printf("status: %d \"%s\", expected %d \"%s\"\n",
+                  int(k::lastError()), k::statusString(), int(result), text);
+    return ok;
+  };
+  EXPECT(status(CUDA_SUCCESS, "ok")); // before any call
+
   // No current context: nothing can be loaded.
   EXPECT(k::matmul(A, B, C, 1.0f, 256) == CUDA_ERROR_INVALID_CONTEXT);
+  EXPECT(status(CUDA_ERROR_INVALID_CONTEXT,
+                "matmul: loading the image (loadLog() has the JIT log): "
+                "CUDA_ERROR_INVALID_CONTEXT (201)"));
   current = reinterpret_cast<CUcontext>(0x1000);
   currentId = 1;
 
-  // Rejected arguments: nothing is loaded or launched.
-  EXPECT(k::matmul(0, B, C, 1.0f, 256) == CUDA_ERROR_INVALID_VALUE);
-  EXPECT(k::matmul(A, 0, C, 1.0f, 256) == CUDA_ERROR_INVALID_VALUE);
-  EXPECT(k::matmul(A + 8, B, C, 1.0f, 256) == CUDA_ERROR_INVALID_VALUE);
-  EXPECT(k::matmul(A, B, C + 64, 1.0f, 256) == CUDA_ERROR_INVALID_VALUE);
-  EXPECT(k::matmul(A, B, C, 1.0f, 0) == CUDA_ERROR_INVALID_VALUE);
-  EXPECT(k::matmul(A, B, C, 1.0f, -128) == CUDA_ERROR_INVALID_VALUE);
-  EXPECT(k::matmul(A, B, C, 1.0f, 1ll << 31) == CUDA_ERROR_INVALID_VALUE);
-  EXPECT(k::matmul(A, B, C, 1.0f, 200) == CUDA_ERROR_INVALID_VALUE); // check
+  // Rejected arguments: nothing is loaded or launched, and the status
+  // names the argument and the bound.
+  const CUresult invalid = CUDA_ERROR_INVALID_VALUE;
+  EXPECT(k::matmul(0, B, C, 1.0f, 256) == invalid);
+  EXPECT(status(invalid, "matmul: argument `A` is null"));
+  EXPECT(k::matmul(A, 0, C, 1.0f, 256) == invalid);
+  EXPECT(status(invalid, "matmul: argument `B` is null"));
+  EXPECT(k::matmul(A + 8, B, C, 1.0f, 256) == invalid);
+  EXPECT(status(invalid,
+                "matmul: argument `A` (0x10008) is not 16-byte aligned"));
+  EXPECT(k::matmul(A, B, C + 64, 1.0f, 256) == invalid);
+  EXPECT(status(invalid,
+                "matmul: argument `C` (0x30040) is not 128-byte aligned"));
+  EXPECT(k::matmul(A, B, C, 1.0f, 0) == invalid);
+  EXPECT(status(invalid, "matmul: argument `m` is 0, outside [1, INT32_MAX]"));
+  EXPECT(k::matmul(A, B, C, 1.0f, -128) == invalid);
+  EXPECT(k::matmul(A, B, C, 1.0f, 1ll << 31) == invalid);
+  EXPECT(status(invalid,
+                "matmul: argument `m` is 2147483648, outside [1, INT32_MAX]"));
+  EXPECT(k::matmul(A, B, C, 1.0f, 200) == invalid); // check
+  EXPECT(status(invalid, "matmul: check `m % 128 == 0` failed (m = 200)"));
   // m * 1024 no longer fits the int32 argument.
-  EXPECT(k::matmul(A, B, C, 1.0f, 1 << 21) == CUDA_ERROR_INVALID_VALUE);
+  EXPECT(k::matmul(A, B, C, 1.0f, 1 << 21) == invalid);
+  EXPECT(status(invalid, "matmul: kernel `matmul_kernel`: argument 5 "
+                         "(`m * 1024` = 2147483648) does not fit int32"));
   // Grid x of kernel 0 is odd: not a multiple of the cluster.
-  EXPECT(k::matmul(A, B, C, 1.0f, 128) == CUDA_ERROR_INVALID_VALUE);
+  EXPECT(k::matmul(A, B, C, 1.0f, 128) == invalid);
+  EXPECT(status(invalid, "matmul: kernel `matmul_kernel`: grid (1, 8, 1) is "
+                         "not a multiple of the cluster (2, 1, 1)"));
   EXPECT(loads == 0);
   EXPECT(launches.empty());
 
   // A good call loads once, opts in, encodes the TMA map, launches both.
   EXPECT(k::matmul(A, B, C, 1.0f, 256, stream) == CUDA_SUCCESS);
+  EXPECT(status(CUDA_SUCCESS, "ok"));
   EXPECT(loads == 1);
   EXPECT(attributes.size() == 1);
   EXPECT(attributes[0] ==
@@ -672,6 +708,10 @@ struct Launch {
 };
 static std::vector<Launch> launches;
 
+const char *hipGetErrorName(hipError_t error) {
+  return error == hipErrorInvalidValue ? "hipErrorInvalidValue"
+                                       : "hipErrorSomething";
+}
 hipError_t hipGetDevice(int *d) {
   *d = device;
   return hipSuccess;
@@ -793,10 +833,12 @@ TEST_CASE("CUDA header has the module table and a checked launch function",
                     "                           std::int64_t n,\n"
                     "                           CUstream stream = nullptr) {"));
   CHECK(contains(
-      h, "  if (A == 0 || A % 16 != 0)\n    return CUDA_ERROR_INVALID_VALUE;"));
+      h, "  if (A == 0)\n    return detail::reject(\"vector_add: argument `A` is null\");\n"
+                   "  if (A % 16 != 0)\n    return detail::reject("));
   CHECK(contains(
       h,
-      "  if (n < 1 || n > INT32_MAX)\n    return CUDA_ERROR_INVALID_VALUE;"));
+      "  if (n < 1 || n > INT32_MAX)\n    return detail::reject(\"vector_add: "
+                   "argument `n` is %lld, outside [1, INT32_MAX]\""));
   CHECK(contains(
       h, "  const std::int64_t tilec_grid0[3] = {(n + 255) / 256, 1, 1};"));
   CHECK(
@@ -822,10 +864,13 @@ TEST_CASE("CUDA header builds TMA maps, launches clusters, opts in",
   CHECK(
       contains(h, "  std::uint16_t tilec_p_alpha = detail::halfBits(alpha);"));
   CHECK(contains(
-      h, "  if (!(m % 128 == 0))\n    return CUDA_ERROR_INVALID_VALUE;"));
-  CHECK(contains(h, "  if (C == 0 || C % 128 != 0)"));
+      h, "  if (!(m % 128 == 0))\n    return detail::reject(\"matmul: check `%s` "
+                   "failed (m = %lld)\", \"m % 128 == 0\""));
+  CHECK(contains(h, "  if (C % 128 != 0)"));
   CHECK(contains(
-      h, "if (!detail::gridInRange(tilec_grid0) || tilec_grid0[0] % 2 != 0)"));
+      h, "if (!detail::gridInRange(tilec_grid0))\n    return detail::reject(\"matmul: "
+                   "kernel `matmul_kernel`: grid (%lld, %lld, %lld) is outside "
+                   "the launch limits\", "));
   CHECK(contains(h, "const std::int64_t tilec_arg0_5_wide = m * 1024;"));
   CHECK(contains(
       h,
@@ -874,8 +919,9 @@ TEST_CASE("HIP header has the same shape over the module API", "[header]") {
                     "                             hipDeviceptr_t B,\n"));
   CHECK(contains(h, "hipStream_t stream = nullptr) {"));
   CHECK(contains(
-      h, "if (A == nullptr || reinterpret_cast<std::uintptr_t>(A) % 16 != 0)\n"
-         "    return hipErrorInvalidValue;"));
+      h, "if (A == nullptr)\n"
+         "    return detail::reject(\"vector_add: argument `A` is null\");\n"
+         "  if (reinterpret_cast<std::uintptr_t>(A) % 16 != 0)\n"));
   CHECK(
       contains(h, "tilec_err = hipModuleLaunchKernel(\n      tilec_fn[0],\n"));
   CHECK(contains(h, "inline hipError_t unload() {"));

@@ -32,6 +32,7 @@
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -123,7 +124,8 @@ static std::string defaultOutput(const DriverOptions &opts, EmitKind kind) {
 /// GPU level (hand-written, or from --emit=gpu) passes through unchanged,
 /// except for the fastmath flags --fast-math puts on its float ops.
 static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
-                                      const DriverOptions &opts) {
+                                      const DriverOptions &opts,
+                                      mlir::TimingScope &timing) {
   // @tilelang.jit(pass_configs={TL_ENABLE_FAST_MATH: True}) on the file's
   // kernels (MLIRGen checks that they agree) means --fast-math.
   bool fastMath = opts.fastMath || module->hasAttr("tile.fast_math");
@@ -133,6 +135,7 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
       hasTileKernels = true;
   });
   mlir::PassManager pm(module.getContext());
+  pm.enableTiming(timing);
   if (!hasTileKernels ||
       module->hasAttr(mlir::gpu::GPUDialect::getContainerModuleAttrName())) {
     // Only --fast-math has work left there: the flags on the gpu.funcs'
@@ -156,6 +159,14 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
 }
 
 int runDriver(DriverOptions opts) {
+  if (opts.targets.size() > 1 && !opts.capture)
+    return runMultiTargetDriver(std::move(opts));
+  // -ftime-report: a tree of stage times (and the lowering's passes),
+  // printed to stderr when `timing` goes out of scope.
+  mlir::DefaultTimingManager timing;
+  timing.setEnabled(opts.timeReport);
+  timing.setDisplayMode(mlir::DefaultTimingManager::DisplayMode::Tree);
+  mlir::TimingScope rootTiming = timing.getRootScope();
   EmitKind emit = resolveEmit(opts);
   if (opts.outputPath.empty())
     opts.outputPath = defaultOutput(opts, emit);
@@ -247,12 +258,15 @@ int runDriver(DriverOptions opts) {
       reportError("--emit=ast needs a .tile input");
       return ExitUsageError;
     }
+    mlir::TimingScope parseTiming = rootTiming.nest("parse");
     module = mlir::parseSourceFile<mlir::ModuleOp>(sourceMgr, &context);
     if (!module)
       return ExitCompileError;
   } else {
+    mlir::TimingScope parseTiming = rootTiming.nest("parse");
     std::unique_ptr<ast::Module> ast =
         parseModule(sourceMgr, sourceMgr.getMainFileID(), diag);
+    parseTiming.stop();
     if (!ast || diag.hasErrors())
       return ExitCompileError;
     if (emit == EmitKind::AST) {
@@ -268,6 +282,7 @@ int runDriver(DriverOptions opts) {
         return ExitCompileError;
       deps.push_back(opts.tuningCachePath);
     }
+    mlir::TimingScope elaborateTiming = rootTiming.nest("elaborate");
     module = elaborate(*ast, context, diag, genOptions);
     if (!module || diag.hasErrors())
       return ExitCompileError;
@@ -289,8 +304,10 @@ int runDriver(DriverOptions opts) {
   }
 
   // Tile kernels go down to the GPU dialect first.
-  if (failed(lowerToGPU(*module, opts)))
+  mlir::TimingScope lowerTiming = rootTiming.nest("lower to GPU");
+  if (failed(lowerToGPU(*module, opts, lowerTiming)))
     return ExitCompileError;
+  lowerTiming.stop();
   if (emit == EmitKind::GPU) {
     std::string text;
     raw_string_ostream os(text);
@@ -305,10 +322,15 @@ int runDriver(DriverOptions opts) {
 
   CodegenOptions cg;
   cg.chip = opts.target;
+  cg.cudaPath = opts.cudaPath;
+  cg.rocmPath = opts.rocmPath;
+  mlir::TimingScope codegenTiming = rootTiming.nest("codegen");
+  cg.timing = &codegenTiming;
   bool nvidia = isNVIDIA(opts.target);
   bool wantLaunchInfo = !opts.headerPath.empty() || !opts.jsonPath.empty() ||
                         emit == EmitKind::Header || emit == EmitKind::JSON;
   mlir::FailureOr<std::string> out = mlir::failure();
+  mlir::FailureOr<std::string> cubin = mlir::failure();
   std::vector<KernelResources> resources;
   header::ImageKind imageKind = nvidia ? header::ImageKind::PTX
                                        : header::ImageKind::HSACO;
@@ -326,9 +348,12 @@ int runDriver(DriverOptions opts) {
   default: // PTX, and the image embedded by --emit=header/json
     out = nvidia ? emitPTX(*module, cg) : emitHSACO(*module, cg, &resources);
     // ptxas reports registers and spills for the header and metadata.
-    if (mlir::succeeded(out) && nvidia && wantLaunchInfo &&
-        mlir::failed(assemblePTX(*out, module->getLoc(), cg, &resources)))
-      return ExitCompileError;
+    if (mlir::succeeded(out) && nvidia && (wantLaunchInfo || opts.capture)) {
+      mlir::TimingScope ptxasTiming = codegenTiming.nest("ptxas");
+      cubin = assemblePTX(*out, module->getLoc(), cg, &resources);
+      if (mlir::failed(cubin))
+        return ExitCompileError;
+    }
     break;
   }
   if (mlir::failed(out))
@@ -336,6 +361,27 @@ int runDriver(DriverOptions opts) {
   // Registers, shared memory and spills as the assembler reported them.
   if (chip && mlir::failed(checkKernelResources(*module, *chip, resources)))
     return ExitCompileError;
+  codegenTiming.stop();
+  mlir::TimingScope headerTiming = rootTiming.nest("header and JSON");
+
+  if (opts.capture) {
+    // One target of a multi-target header: hand back the description,
+    // with the binary as its image, and write nothing.
+    Capture &capture = *opts.capture;
+    capture.unit.sourceFile = opts.inputPath;
+    capture.unit.compilerVersion = TILEC_VERSION_STRING;
+    capture.unit.nameSpace = opts.nameSpace;
+    if (nvidia) {
+      capture.unit.image = {header::ImageKind::Cubin, opts.target, *cubin};
+      capture.ptx = *out;
+    } else {
+      capture.unit.image = {header::ImageKind::HSACO, opts.target, *out};
+    }
+    capture.deps = deps;
+    if (mlir::failed(collectLaunchInfo(*module, resources, capture.unit)))
+      return ExitCompileError;
+    return ExitSuccess;
+  }
 
   // Every output is rendered before any is written: a failure leaves none.
   std::vector<std::pair<std::string, std::string>> outputs;
@@ -343,6 +389,7 @@ int runDriver(DriverOptions opts) {
     header::Unit unit;
     unit.sourceFile = opts.inputPath;
     unit.compilerVersion = TILEC_VERSION_STRING;
+    unit.nameSpace = opts.nameSpace;
     unit.image = {imageKind, opts.target, *out};
     if (mlir::failed(collectLaunchInfo(*module, resources, unit)))
       return ExitCompileError;

@@ -8,12 +8,16 @@
 #ifndef TILEC_TOOLS_DRIVER_H
 #define TILEC_TOOLS_DRIVER_H
 
+#include "tilec/Target/Header.h"
+
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace tilec {
+
+struct Capture;
 
 /// The stage the compile stops at; each one is observable (`--emit=`).
 enum class EmitKind {
@@ -40,6 +44,26 @@ struct DriverOptions {
   /// --tuning-cache: bind each autotune factory's fastest recorded
   /// configuration (TuningLookup.h).
   std::string tuningCachePath;
+  /// --target a,b: every target of a multi-target header (MultiTarget.cpp);
+  /// empty or one entry: `target` alone.
+  std::vector<std::string> targets;
+  /// --namespace a::b: the header's namespace (default tilec_kernels::<stem>).
+  std::string nameSpace;
+  /// --cuda-path / --rocm-path: roots of the toolkits (Toolchain.h).
+  std::string cudaPath;
+  std::string rocmPath;
+  /// -ftime-report: per-stage and per-pass times on stderr.
+  bool timeReport = false;
+  /// Set by the multi-target driver: runDriver fills it (the launch
+  /// description, the PTX and the binary) instead of writing outputs.
+  Capture *capture = nullptr;
+};
+
+/// What one target's compile hands the multi-target driver.
+struct Capture {
+  header::Unit unit;   ///< image: the cubin / HSACO
+  std::string ptx;     ///< NVIDIA: the PTX the cubin was assembled from
+  std::vector<std::string> deps;
 };
 
 /// Exit codes, as documented in `tilec --help`.
@@ -54,6 +78,10 @@ const std::vector<std::string> &knownTargets();
 
 /// Runs the pipeline. Diagnostics go to stderr; returns an ExitCode.
 int runDriver(DriverOptions options);
+
+/// Compiles for every one of `options.targets` and writes one header (and
+/// JSON) holding an image per target (MultiTarget.cpp).
+int runMultiTargetDriver(DriverOptions options);
 
 } // namespace tilec
 

@@ -7,8 +7,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
-#include <cmath>
-#include <cstdio>
+#include <nlohmann/json.hpp>
 
 using namespace mlir;
 
@@ -29,6 +28,20 @@ static std::string dtypeName(Type t) {
   return "";
 }
 
+/// A factory parameter's value (MLIRGen's `tile.params`) as JSON text.
+static std::string bindingJSON(Attribute value) {
+  nlohmann::ordered_json j;
+  if (auto b = dyn_cast<BoolAttr>(value))
+    j = b.getValue();
+  else if (auto i = dyn_cast<IntegerAttr>(value))
+    j = i.getInt();
+  else if (auto f = dyn_cast<FloatAttr>(value))
+    j = f.getValueAsDouble();
+  else if (auto s = dyn_cast<StringAttr>(value))
+    j = s.str();
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 LogicalResult collectLaunchInfo(ModuleOp module,
                                 const std::vector<KernelResources> &resources,
                                 header::Unit &unit) {
@@ -45,6 +58,12 @@ LogicalResult collectLaunchInfo(ModuleOp module,
     fn.name = func.getName().str();
     if (auto loc = dyn_cast<FileLineColLoc>(func.getLoc()))
       fn.location = (loc.getFilename().str() + ":" + std::to_string(loc.getLine()));
+    if (auto factory = func->getAttrOfType<StringAttr>("tile.factory"))
+      fn.factory = factory.str();
+    if (auto params = func->getAttrOfType<DictionaryAttr>("tile.params"))
+      for (NamedAttribute param : params)
+        fn.bindings.emplace_back(param.getName().str(),
+                                 bindingJSON(param.getValue()));
     for (unsigned k = 0; k < func.getNumArguments(); ++k) {
       header::Param p;
       Type t = func.getArgument(k).getType();
@@ -76,34 +95,6 @@ LogicalResult collectLaunchInfo(ModuleOp module,
                                 << t;
       fn.params.push_back(std::move(p));
     }
-    // The factory's bindings (MLIRGen's `tile.params`), as JSON values.
-    if (auto params = func->getAttrOfType<DictionaryAttr>("tile.params"))
-      for (NamedAttribute p : params) {
-        std::string value;
-        if (auto b = dyn_cast<BoolAttr>(p.getValue()))
-          value = b.getValue() ? "true" : "false";
-        else if (auto i = dyn_cast<IntegerAttr>(p.getValue()))
-          value = std::to_string(i.getInt());
-        else if (auto f = dyn_cast<FloatAttr>(p.getValue())) {
-          if (!std::isfinite(f.getValueAsDouble()))
-            continue;
-          char text[32];
-          std::snprintf(text, sizeof text, "%.17g", f.getValueAsDouble());
-          value = text;
-        }
-        else if (auto str = dyn_cast<StringAttr>(p.getValue())) {
-          value = "\"";
-          for (char c : str.getValue()) {
-            if (c == '"' || c == '\\')
-              value += '\\';
-            if (static_cast<unsigned char>(c) >= 0x20)
-              value += c;
-          }
-          value += "\"";
-        } else
-          continue;
-        fn.bindings.push_back({p.getName().str(), value});
-      }
     auto launched = func->getAttrOfType<ArrayAttr>("tile.kernels");
     if (!launched)
       return func.emitError() << "internal: prim_func `" << fn.name

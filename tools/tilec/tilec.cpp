@@ -12,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 
@@ -36,6 +37,12 @@ Examples:
   tilec examples/vector_add.tile -o va.ptx --header va.h
   tilec gemm.tile --target sm_80 -D block_M=64 --emit=tile
   tilec gemm.tile -o gemm.cubin -MD -MF gemm.d
+  tilec gemm.tile --target sm_80,sm_90a --namespace app::gemm -o gemm.h
+
+Toolchain: ptxas and libdevice come from the first of --cuda-path,
+TILEC_CUDA_PATH, CUDA_PATH that is set; else the CUDA toolkit tilec was
+configured with; else ptxas on PATH. The ROCm device libraries from
+--rocm-path, TILEC_ROCM_PATH, ROCM_PATH; else the configured folder.
 )";
 
 int main(int argc, char **argv) {
@@ -43,7 +50,7 @@ int main(int argc, char **argv) {
   // spellings -MD/-MF/-MT by rewriting them to their long forms.
   std::vector<std::string> args(argv, argv + argc);
   for (std::string &arg : args)
-    if (arg == "-MD" || arg == "-MF" || arg == "-MT")
+    if (arg == "-MD" || arg == "-MF" || arg == "-MT" || arg == "-ftime-report")
       arg = "-" + arg;
 
   DriverOptions opts;
@@ -57,9 +64,20 @@ int main(int argc, char **argv) {
       ->required();
   app.add_option("-o,--output", opts.outputPath,
                  "Output file ('-' for stdout)");
-  app.add_option("--target", opts.target,
-                 "sm_90a (default), sm_80, gfx90a or gfx942")
-      ->check(CLI::IsMember(knownTargets()));
+  std::string targetList;
+  app.add_option("--target", targetList,
+                 "sm_90a (default), sm_80, gfx90a or gfx942; a comma-separated "
+                 "list (sm_80,sm_90a) makes one header with an image per chip");
+  app.add_option("--namespace", opts.nameSpace,
+                 "C++ namespace of the header (default tilec_kernels::<stem>)");
+  app.add_option("--cuda-path", opts.cudaPath,
+                 "Root of the CUDA toolkit (ptxas, libdevice); else "
+                 "TILEC_CUDA_PATH, CUDA_PATH, the configured one, PATH");
+  app.add_option("--rocm-path", opts.rocmPath,
+                 "Root of ROCm (device libraries); else TILEC_ROCM_PATH, "
+                 "ROCM_PATH, the configured one");
+  app.add_flag("--ftime-report", opts.timeReport,
+               "-ftime-report: print the time of each stage and pass");
   std::string emit;
   app.add_option("--emit", emit, "Stage to stop at (see below)");
   std::vector<std::string> defines;
@@ -100,6 +118,31 @@ int main(int argc, char **argv) {
     return ExitUsageError;
   }
 
+  if (!targetList.empty()) {
+    // "sm_80,sm_90a": each known, none twice.
+    opts.targets.clear();
+    size_t start = 0;
+    while (true) {
+      size_t comma = targetList.find(',', start);
+      std::string t = targetList.substr(start, comma - start);
+      const auto &known = knownTargets();
+      if (std::find(known.begin(), known.end(), t) == known.end()) {
+        std::cerr << "tilec: error: --target: unknown target '" << t
+                  << "' (expected sm_90a, sm_80, gfx90a or gfx942)\n";
+        return ExitUsageError;
+      }
+      if (std::find(opts.targets.begin(), opts.targets.end(), t) !=
+          opts.targets.end()) {
+        std::cerr << "tilec: error: --target: '" << t << "' given twice\n";
+        return ExitUsageError;
+      }
+      opts.targets.push_back(t);
+      if (comma == std::string::npos)
+        break;
+      start = comma + 1;
+    }
+    opts.target = opts.targets.front();
+  }
   if (!emit.empty()) {
     opts.emit = parseEmitKind(emit);
     if (!opts.emit) {

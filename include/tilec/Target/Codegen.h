@@ -34,6 +34,7 @@
 
 namespace mlir {
 class DialectRegistry;
+class TimingScope;
 } // namespace mlir
 
 namespace tilec {
@@ -83,18 +84,23 @@ struct CodegenOptions {
   /// Flush f32 denormals to zero (libdevice's __nvvm_reflect("__CUDA_FTZ"),
   /// the ROCm device libraries' __oclc_daz_opt).
   bool flushDenormals = false;
-  /// ptxas to run for cubins; empty: the one CMake found (TILEC_PTXAS), else
-  /// /usr/local/cuda/bin/ptxas.
+  /// Roots of the CUDA and ROCm installations (--cuda-path, --rocm-path);
+  /// empty: searched as Toolchain.h describes.
+  std::string cudaPath;
+  std::string rocmPath;
+  /// ptxas to run for cubins; empty: found through Toolchain.h's search.
   std::string ptxasPath;
   /// Extra ptxas arguments (e.g. "-lineinfo").
   std::vector<std::string> ptxasArgs;
-  /// libdevice.10.bc; empty: the CUDA toolkit's.
+  /// libdevice.10.bc; empty: the CUDA toolkit's (Toolchain.h).
   std::string libdevicePath;
   /// Directory of the ROCm device libraries (ocml.bc, ockl.bc, oclc_*.bc);
-  /// empty: the one CMake found.
+  /// empty: searched (Toolchain.h).
   std::string rocmBitcodeDir;
-  /// ld.lld to link HSACOs; empty: LLVM 22's.
+  /// ld.lld to link HSACOs; empty: LLVM 22's, searched (Toolchain.h).
   std::string lldPath;
+  /// When set (tilec -ftime-report), the stages nest their times in it.
+  mlir::TimingScope *timing = nullptr;
 };
 
 /// Lowers the gpu.modules to the LLVM dialect and returns the LLVM IR text of

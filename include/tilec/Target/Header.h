@@ -140,9 +140,11 @@ struct Function {
   std::vector<Param> params;
   std::vector<KernelLaunch> kernels;
   std::vector<SymbolCheck> checks;
-  /// The kernel factory's parameter bindings of this instance (name, value
-  /// as JSON text: `4096`, `"float16"`, `true`), so that tools can evaluate
-  /// work formulas such as `2 * M * N * K` (tilec-bench --flops).
+  /// The kernel factory this instance came from, and the value bound to
+  /// each of its parameters, as JSON text ("64", "\"float16\"", "true"),
+  /// sorted by name: what tuning caches key on, and what tools evaluate
+  /// work formulas such as `2 * M * N * K` over (tilec-bench --flops).
+  std::string factory;
   std::vector<std::pair<std::string, std::string>> bindings;
 };
 
@@ -164,6 +166,20 @@ struct Unit {
   Image image;
 };
 
+/// Compiles of one source for several chips of one vendor, rendered into
+/// one header: an image per chip, chosen when the header is first used on a
+/// device, behind the same launch functions (docs/header.md, "Several
+/// targets in one header").
+struct MultiUnit {
+  /// One per chip, in the order given; images are cubins or HSACOs. They
+  /// must have the same namespace, functions and parameters.
+  std::vector<Unit> units;
+  /// CUDA: the PTX each cubin was assembled from (or empty). The newest
+  /// non-arch-specific chip's is embedded too, for the driver to JIT on a
+  /// chip no cubin runs on.
+  std::vector<std::string> ptx;
+};
+
 /// Thrown by the renderers for a Unit that validate() rejects, and by
 /// parseMetadataJSON for malformed input.
 class HeaderError : public std::runtime_error {
@@ -180,6 +196,15 @@ std::string validate(const Unit &unit, Flavor flavor);
 std::string renderHeader(const Unit &unit, Flavor flavor);
 std::string renderCudaHeader(const Unit &unit); // CUDA driver API (cuda.h)
 std::string renderHipHeader(const Unit &unit);  // HIP module API
+
+/// Returns "" if `multi` can be rendered for `flavor`, else a message.
+std::string validate(const MultiUnit &multi, Flavor flavor);
+/// The one header of `multi`. Throws HeaderError if validate() fails.
+std::string renderMultiTargetHeader(const MultiUnit &multi, Flavor flavor);
+/// The metadata of `multi`: the first unit's document (functions, their
+/// bindings and parameters are the same for every chip) plus `targets`, the
+/// image and functions (launch configuration, resources) of every chip.
+std::string renderMetadataJSON(const MultiUnit &multi);
 
 /// The metadata JSON (fixed key order, two-space indent, final newline).
 /// Describes everything but the image bytes. Does not validate.
