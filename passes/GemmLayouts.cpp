@@ -287,25 +287,18 @@ private:
     auto type = cast<MemRefType>(alloc.getType());
     int64_t elemBytes = type.getElementTypeBitWidth() / 8;
     XorSwizzle swizzle;
-    std::string mode = "none";
     llvm::Expected<SharedLayout> layout =
         pickSharedLayout(type.getDimSize(0), type.getDimSize(1), elemBytes);
     if (!layout) {
       llvm::consumeError(layout.takeError());
     } else if (onlyGemmUses(alloc)) {
-      if (std::optional<XorSwizzle> found = xorOf(*layout)) {
+      if (std::optional<XorSwizzle> found = xorOf(*layout))
         swizzle = *found;
-        if (swizzle.bits)
-          mode = stringifySwizzleMode(layout->getSwizzle()).str();
-      }
     }
-    MLIRContext *ctx = gemm.getContext();
-    Builder b(ctx);
-    DictionaryAttr attr = b.getDictionaryAttr(
-        {b.getNamedAttr("swizzle", b.getStringAttr(mode)),
-         b.getNamedAttr("xor",
-                        b.getDenseI32ArrayAttr(
-                            {swizzle.bits, swizzle.base, swizzle.shift}))});
+    // xorOf's XOR has the mode's bit count (1, 2, 3 for 32B, 64B, 128B).
+    auto attr = tile::SwizzleAttr::get(
+        gemm.getContext(), tile::SwizzleMode(swizzle.bits), swizzle.bits,
+        swizzle.bits ? swizzle.base : 0, swizzle.bits ? swizzle.shift : 0);
     if (Attribute old = alloc->getAttr(gemm::kSharedLayoutAttr);
         old && old != attr) {
       Operation *prev = sharedOwner.lookup(alloc);
@@ -432,13 +425,10 @@ bool gemm::isOperandCopy(tile::CopyOp copy) {
 }
 
 XorSwizzle gemm::readSwizzle(Operation *alloc) {
-  auto dict = alloc->getAttrOfType<DictionaryAttr>(kSharedLayoutAttr);
-  if (!dict)
+  auto attr = alloc->getAttrOfType<tile::SwizzleAttr>(kSharedLayoutAttr);
+  if (!attr)
     return {};
-  auto xorAttr = dict.getAs<DenseI32ArrayAttr>("xor");
-  if (!xorAttr || xorAttr.size() != 3)
-    return {};
-  return XorSwizzle{xorAttr[0], xorAttr[1], xorAttr[2]};
+  return XorSwizzle{attr.getBits(), attr.getBase(), attr.getShift()};
 }
 
 SmallVector<Value, 2> gemm::swizzledIndices(OpBuilder &b, Location loc,

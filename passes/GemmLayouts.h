@@ -12,11 +12,11 @@
 //   m16n8k16 accumulator tiled over the block (mmaAccumulatorLayout), in
 //   the SIMT dictionary form, so T.Parallel epilogues and fragment copies
 //   use it like any other fragment layout;
-// - `shared_layout = {swizzle = "64B", xor = array<i32: bits, base,
-//   shift>}` on each shared operand tile.alloc: the XOR swizzle
-//   pickSharedLayout chose, as CUTLASS-style Swizzle<bits, base, shift> on
-//   the row-major element offset (`{swizzle = "none"}` when the tile keeps
-//   its plain row-major layout).
+// - `tile.swizzle = #tile.swizzle<b64, xor = [bits, base, shift]>` on each
+//   shared operand tile.alloc: the XOR swizzle pickSharedLayout chose, as
+//   CUTLASS-style Swizzle<bits, base, shift> on the row-major element
+//   offset (`#tile.swizzle<none>` when the tile keeps its plain row-major
+//   layout).
 //
 // On chips whose table offers wave-wide MFMA instead (AMD CDNA) the same
 // attributes, with an MFMA wave split and accumulator (GemmLayoutsMFMA.cpp,
@@ -44,7 +44,9 @@
 
 namespace tilec::gemm {
 
-inline constexpr llvm::StringLiteral kSharedLayoutAttr = "shared_layout";
+/// The `#tile.swizzle` decision on a shared operand buffer.
+inline constexpr llvm::StringLiteral kSharedLayoutAttr =
+    tile::SwizzleAttr::getAttrName();
 
 /// The family of matrix instructions the gemms of `target` take: the first
 /// one tilec lowers that the chip's TargetInfo table offers (mma.sync,

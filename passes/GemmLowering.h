@@ -27,7 +27,7 @@ struct SharedSlot {
 };
 
 /// Indices into `slot` of tile element (row, col), swizzled as its buffer's
-/// `shared_layout` says.
+/// `tile.swizzle` says.
 llvm::SmallVector<mlir::Value, 3> slotIndices(mlir::OpBuilder &b,
                                               mlir::Location loc,
                                               SharedSlot slot, mlir::Value row,
@@ -120,7 +120,7 @@ mlir::LogicalResult emitGemm(KernelLowering &kernel, mlir::OpBuilder &b,
 mlir::LogicalResult pipelineGemmLoops(KernelLowering &kernel);
 
 /// tile.copy from global memory into a shared buffer that carries a
-/// `shared_layout` (a T.gemm operand): 16-byte vectors, coalesced, stored
+/// `tile.swizzle` (a T.gemm operand): 16-byte vectors, coalesced, stored
 /// at their swizzled place; elements past the tensor's end read as zero.
 /// Other copies are left to lowerCopiesAndFills.
 mlir::LogicalResult lowerOperandCopies(KernelLowering &kernel);

@@ -63,6 +63,19 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << op->getName() << "'";
     return success();
   }
+  if (attr.getName() == SwizzleAttr::getAttrName()) {
+    if (!isa<SwizzleAttr>(attr.getValue()))
+      return op->emitError() << "'" << SwizzleAttr::getAttrName()
+                             << "' must be a #tile.swizzle, got "
+                             << attr.getValue();
+    auto type = op->getNumResults() == 1
+                    ? dyn_cast<MemRefType>(op->getResult(0).getType())
+                    : MemRefType();
+    if (!type || getMemorySpace(type) != MemorySpace::shared)
+      return op->emitError() << "'" << SwizzleAttr::getAttrName()
+                             << "' belongs on a shared buffer";
+    return success();
+  }
   // Other `tile.*` discardable attributes are left to the passes that write
   // them (decisions recorded for later passes).
   if (attr.getName() != getKernelFuncAttrName())
@@ -111,6 +124,19 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   if (a == OperandSource::registers && kind == MmaKind::mfma)
     return emitError() << "#tile.mma: the mfma kind reads A from shared "
                           "memory";
+  return success();
+}
+
+LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                  SwizzleMode mode, int32_t bits, int32_t base,
+                                  int32_t shift) {
+  if (bits != int32_t(mode))
+    return emitError() << "#tile.swizzle<" << stringifySwizzleMode(mode)
+                       << "> XORs " << int32_t(mode) << " bits, not " << bits;
+  if (base < 0 || (bits && shift < bits))
+    return emitError() << "#tile.swizzle xor needs base >= 0 and shift >= "
+                          "bits, got ["
+                       << bits << ", " << base << ", " << shift << "]";
   return success();
 }
 

@@ -86,3 +86,42 @@ func.func @mfma_a_registers() attributes {x = #tile.mma<mfma, "rocdl.mfma.f32.32
 func.func @not_gemm() attributes {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [1, 1], a = shared, b = shared>} {
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @swizzle
+// CHECK: tile.alloc "A" {tile.swizzle = #tile.swizzle<b64, xor = [2, 3, 3]>}
+// CHECK: tile.alloc "B" {tile.swizzle = #tile.swizzle<none>}
+func.func @swizzle() attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %As = tile.alloc "A" {tile.swizzle = #tile.swizzle<b64, xor = [2, 3, 3]>} : memref<128x32xf16, #tile.space<shared>>
+    %Bs = tile.alloc "B" {tile.swizzle = #tile.swizzle<none>} : memref<32x128xf16, #tile.space<shared>>
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.swizzle<b128> XORs 3 bits, not 2}}
+func.func @swizzle_bits() attributes {x = #tile.swizzle<b128, xor = [2, 3, 3]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.swizzle xor needs base >= 0 and shift >= bits, got [3, 3, 2]}}
+func.func @swizzle_shift() attributes {x = #tile.swizzle<b128, xor = [3, 3, 2]>} {
+  return
+}
+
+// -----
+
+func.func @swizzle_fragment() attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    // expected-error @+1 {{'tile.swizzle' belongs on a shared buffer}}
+    %F = tile.alloc "F" {tile.swizzle = #tile.swizzle<none>} : memref<128x32xf32, #tile.space<fragment>>
+  }
+  return
+}

@@ -14,8 +14,8 @@
 // The shared swizzles are the mma.sync ones: MFMA reads of A hit 8 rows at
 // one 16-byte column per 8 lanes, as ldmatrix does.
 // CHECK-LABEL: func.func @relu
-// CHECK: tile.alloc "A_shared" {shared_layout = {swizzle = "64B", xor = array<i32: 2, 3, 3>}}
-// CHECK: tile.alloc "B_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 4>}}
+// CHECK: tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<b64, xor = [2, 3, 3]>}
+// CHECK: tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 4]>}
 // CHECK: tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>, array<i32: 64, 0>], warp = [array<i32: 32, 0>]}}
 // CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.32x32x8f16", shape = [32, 32, 8], warps = [2, 1], a = shared, b = shared, k_pack = 2>}
 // CHECK: tile.parallel {{.*}}loop_layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>, array<i32: 64, 0>], warp = [array<i32: 32, 0>]}

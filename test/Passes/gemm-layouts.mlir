@@ -8,8 +8,8 @@
 // bits 3-4 of the element offset XOR bits 6-7), B_shared 128-byte rows
 // (128B swizzle: bits 3-5 XOR bits 6-8). The epilogue loop follows C.
 // CHECK-LABEL: func.func @gemm64
-// CHECK: tile.alloc "A_shared" {shared_layout = {swizzle = "64B", xor = array<i32: 2, 3, 3>}}
-// CHECK: tile.alloc "B_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 3>}}
+// CHECK: tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<b64, xor = [2, 3, 3]>}
+// CHECK: tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 3]>}
 // CHECK: tile.alloc "C" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 32, 0>], warp = [array<i32: 16, 0>, array<i32: 0, 8>]}}
 // CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [2, 2], a = shared, b = shared>}
 // CHECK: tile.parallel {{.*}}loop_layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 32, 0>], warp = [array<i32: 16, 0>, array<i32: 0, 8>]}
@@ -37,8 +37,8 @@ func.func @gemm64(%A: memref<64x32xf16>, %B: memref<32x64xf16>) attributes {tile
 
 // A shared buffer other ops read row-major keeps its plain layout.
 // CHECK-LABEL: func.func @plain
-// CHECK: tile.alloc "A_shared" {shared_layout = {swizzle = "none", xor = array<i32: 0, 0, 0>}}
-// CHECK: tile.alloc "B_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 3>}}
+// CHECK: tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<none>}
+// CHECK: tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 3]>}
 func.func @plain(%O: memref<64xf16>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
@@ -108,8 +108,8 @@ func.func @narrow() attributes {tile.kernel} {
 // registers: register bits 2-3 step 16 rows). Q_shared and K_shared have
 // 128-byte rows (128B swizzle).
 // CHECK-LABEL: func.func @full_col_one_n8
-// CHECK: tile.alloc "Q_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 3>}}
-// CHECK: tile.alloc "K_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 3>}}
+// CHECK: tile.alloc "Q_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 3]>}
+// CHECK: tile.alloc "K_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 3]>}
 // CHECK: tile.alloc "acc_s" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 32, 0>], warp = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>]}}
 // CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [1, 8], a = shared, b = shared>}
 func.func @full_col_one_n8(%Q: memref<64x64xf16>, %K: memref<64x64xf16>) attributes {tile.kernel} {
@@ -135,7 +135,7 @@ func.func @full_col_one_n8(%Q: memref<64x64xf16>, %K: memref<64x64xf16>) attribu
 // CHECK-LABEL: func.func @p_times_v
 // CHECK: tile.alloc "S" {layout = [[ACC:\{lane = \[array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>\], register = \[array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>\], warp = \[array<i32: 16, 0>, array<i32: 32, 0>\]\}]]}
 // CHECK: tile.alloc "P" {layout = [[ACC]]}
-// CHECK: tile.alloc "V_shared" {shared_layout = {swizzle = "128B"
+// CHECK: tile.alloc "V_shared" {tile.swizzle = #tile.swizzle<b128
 // CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [4, 1], a = shared, b = shared>}
 // CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [4, 1], a = registers, b = shared>}
 func.func @p_times_v(%Q: memref<64x64xf16>, %K: memref<64x64xf16>, %V: memref<64x64xf16>) attributes {tile.kernel} {

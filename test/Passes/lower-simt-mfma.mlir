@@ -23,8 +23,8 @@
 gpu.module @m {
   gpu.func @mfma32(%O: memref<32x32xf32>) kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     %c0 = arith.constant 0 : index
-    %As = tile.alloc "A_shared" {shared_layout = {swizzle = "none", xor = array<i32: 0, 0, 0>}} : memref<32x16xf16, #tile.space<shared>>
-    %Bs = tile.alloc "B_shared" {shared_layout = {swizzle = "none", xor = array<i32: 0, 0, 0>}} : memref<16x32xf16, #tile.space<shared>>
+    %As = tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<none>} : memref<32x16xf16, #tile.space<shared>>
+    %Bs = tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<none>} : memref<16x32xf16, #tile.space<shared>>
     %C = tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>], warp = []}} : memref<32x32xf32, #tile.space<fragment>>
     tile.gemm %As, %Bs, %C clear_accum {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.32x32x8f16", shape = [32, 32, 8], warps = [1, 1], a = shared, b = shared, k_pack = 2>} : memref<32x16xf16, #tile.space<shared>>, memref<16x32xf16, #tile.space<shared>>, memref<32x32xf32, #tile.space<fragment>>
     tile.copy %C[%c0, %c0] [32, 32] to %O[%c0, %c0] [32, 32] : memref<32x32xf32, #tile.space<fragment>>, memref<32x32xf32>
@@ -51,8 +51,8 @@ gpu.module @m {
 // CHECK-NOT: rocdl.mfma
 gpu.module @m {
   gpu.func @bf16() kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
-    %As = tile.alloc "A_shared" {shared_layout = {swizzle = "none", xor = array<i32: 0, 0, 0>}} : memref<16x32xbf16, #tile.space<shared>>
-    %Bs = tile.alloc "B_shared" {shared_layout = {swizzle = "64B", xor = array<i32: 2, 3, 3>}} : memref<16x32xbf16, #tile.space<shared>>
+    %As = tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<none>} : memref<16x32xbf16, #tile.space<shared>>
+    %Bs = tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<b64, xor = [2, 3, 3]>} : memref<16x32xbf16, #tile.space<shared>>
     %C = tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 0, 4>, array<i32: 0, 8>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = []}} : memref<16x16xf32, #tile.space<fragment>>
     tile.gemm %As, %Bs, %C transpose_b {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.16x16x16bf16.1k", shape = [16, 16, 16], warps = [1, 1], a = shared, b = shared>} : memref<16x32xbf16, #tile.space<shared>>, memref<16x32xbf16, #tile.space<shared>>, memref<16x16xf32, #tile.space<fragment>>
     gpu.return

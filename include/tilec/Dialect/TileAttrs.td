@@ -152,6 +152,60 @@ def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Decisions: the swizzle of a shared buffer
+//===----------------------------------------------------------------------===//
+
+def Tile_SwizzleMode : I32EnumAttr<"SwizzleMode",
+    "shared-memory swizzle width, as TMA and wgmma name them", [
+      I32EnumAttrCase<"none", 0>,
+      I32EnumAttrCase<"b32", 1>,
+      I32EnumAttrCase<"b64", 2>,
+      I32EnumAttrCase<"b128", 3>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::tilec::tile";
+}
+
+def Tile_SwizzleAttr : AttrDef<Tile_Dialect, "Swizzle"> {
+  let mnemonic = "swizzle";
+  let summary = "the swizzle chosen for a shared buffer";
+  let description = [{
+    Recorded by tile-infer-layouts as `tile.swizzle` on each shared
+    `tile.alloc` a T.gemm reads, and followed by the copies that fill it and
+    the instructions that read it:
+
+    - `mode`: the swizzle width, `none`, `b32`, `b64` or `b128` (the 32-,
+      64- and 128-byte swizzles of TMA's tensor maps and wgmma's
+      descriptors): rows of 16-byte units XORed over 2, 4 or 8 units;
+    - `xor = [bits, base, shift]`: the same swizzle as CUTLASS's
+      Swizzle<bits, base, shift> on the row-major *element* offset `o`:
+      `o ^ (((o >> (base + shift)) & (2^bits - 1)) << base)`, `bits` being
+      the mode's (1, 2, 3); absent for `none`.
+
+    ```mlir
+    %As = tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<b64, xor = [2, 3, 3]>}
+        : memref<128x32xf16, #tile.space<shared>>
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Tile_SwizzleMode>:$mode,
+    DefaultValuedParameter<"int32_t", "0">:$bits,
+    DefaultValuedParameter<"int32_t", "0">:$base,
+    DefaultValuedParameter<"int32_t", "0">:$shift
+  );
+  let assemblyFormat = [{
+    `<` $mode (`,` `xor` `=` `[` $bits^ `,` $base `,` $shift `]`)? `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The name of the discardable attribute on shared tile.allocs.
+    static constexpr ::llvm::StringLiteral getAttrName() {
+      return ::llvm::StringLiteral("tile.swizzle");
+    }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Op enums
 //===----------------------------------------------------------------------===//
 
