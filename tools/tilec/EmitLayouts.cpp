@@ -148,10 +148,11 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
       XorSwizzle swizzle = gemm::readSwizzle(alloc);
       std::vector<std::string> caption;
       if (swizzle.bits) {
+        // "128B": the width as TMA and wgmma name it.
         std::string mode = "?";
-        if (auto dict = alloc->getAttrOfType<DictionaryAttr>(gemm::kSharedLayoutAttr))
-          if (auto s = dict.getAs<StringAttr>("swizzle"))
-            mode = s.str();
+        if (auto attr = alloc->getAttrOfType<tile::SwizzleAttr>(
+                gemm::kSharedLayoutAttr))
+          mode = std::to_string(16 << int(attr.getMode())) + "B";
         caption.push_back("swizzled " + mode + ": element offset = Swizzle<" +
                           std::to_string(swizzle.bits) + "," +
                           std::to_string(swizzle.base) + "," +
