@@ -26,5 +26,19 @@ if [[ -d bench/.tools ]]; then
   bash bench/tools-gpu-check.sh && status+=("tools ok") || status+=("tools FAILED")
 fi
 
+if [[ -x examples/cmake/.out/tilec_example ]]; then
+  echo "== installed package, multi-target header (examples/cmake)"
+  bash examples/cmake/gpu-check.sh run && status+=("cmake ok") || status+=("cmake FAILED")
+fi
+
+if [[ -d .dev/diff && -f .dev/tilelang-site.tar.xz ]]; then
+  echo "== differential test against TileLang 0.1.15 (accepted conformance kernels)"
+  mkdir -p /tmp/site && tar -C /tmp/site -xJf .dev/tilelang-site.tar.xz
+  (export PYTHONPATH=/tmp/site LD_LIBRARY_PATH=/tmp/site/z3/lib TILELANG_CACHE_DIR=/tmp/tlc PYTHONUNBUFFERED=1
+   cd .dev/diff && timeout ${DIFF_TIMEOUT:-300} python3 diff_run.py --jobs 8 > diff.jsonl; cat diff.jsonl | tail -80
+   cp diff.jsonl "${OUT:-/tmp}/" 2>/dev/null || true)
+  status+=("diff: $(grep -c '"agree": true' .dev/diff/diff.jsonl 2>/dev/null) agree of $(wc -l < .dev/diff/diff.jsonl 2>/dev/null)")
+fi
+
 echo "== summary"
 printf '%s\n' "${status[@]}"
