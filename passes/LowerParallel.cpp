@@ -178,6 +178,10 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
     return failure();
   int64_t chunk = span->count * vec;
   int64_t steps = (total + chunk - 1) / chunk;
+  if (steps * chunk > INT32_MAX)
+    return loop.emitError() << "T.Parallel loop of " << total
+                            << " iterations: its last step would count past "
+                            << INT32_MAX << ", the largest 32-bit loop index";
   bool partial = total % chunk != 0;
   Location loc = loop.getLoc();
   auto ivs = loop.getInductionVars();

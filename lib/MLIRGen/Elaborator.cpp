@@ -855,6 +855,8 @@ LogicalResult Elaborator::assignTo(const ast::Expr &target, const Value &value,
                 "` is not supported; use T.copy, T.fill or a T.Parallel loop");
       return failure();
     }
+    if (failed(checkElementInBounds(s)))
+      return failure();
     FailureOr<Value> scalar = toScalar(value, valueRange);
     if (failed(scalar))
       return failure();
