@@ -286,9 +286,16 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
       if (k == p.name && !text)
         text = &v;
     if (text) {
-      std::optional<Value> v = sema::parseDefineValue(*text);
+      std::string why;
+      std::optional<Value> v = sema::parseDefineValue(*text, &why);
+      if (!v && !why.empty()) {
+        error(SMLoc(), "value for parameter `" + p.name + "`: " + why);
+        return failure();
+      }
       if (!v) {
-        error(SMLoc(), "value `" + *text + "` for parameter `" + p.name +
+        std::string shown =
+            text->size() > 40 ? text->substr(0, 40) + "..." : *text;
+        error(SMLoc(), "value `" + shown + "` for parameter `" + p.name +
                            "` is not a Python literal (a number, True/False, "
                            "a string, or a tuple/list of these)");
         return failure();
@@ -1322,7 +1329,52 @@ OwningOpRef<ModuleOp> elaborate(const ast::Module &module, MLIRContext &context,
   return e.run();
 }
 
+/// What the JSON parser would not survive or would silently change: nesting
+/// deeper than sema::kMaxLiteralDepth (it recurses per level), and integers
+/// too large for 64 bits (it would read them as floats). "" when fine.
+static std::string scanInstancesJSON(StringRef text) {
+  unsigned depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      if (++depth > sema::kMaxLiteralDepth)
+        return "nested more than " + std::to_string(sema::kMaxLiteralDepth) +
+               " levels deep (the limit is " +
+               std::to_string(sema::kMaxLiteralDepth) + ")";
+    } else if (c == ']' || c == '}') {
+      if (depth > 0)
+        --depth;
+    } else if (llvm::isDigit(c) || c == '-') {
+      size_t end = i + 1;
+      while (end < text.size() &&
+             (llvm::isAlnum(text[end]) || text[end] == '.' || text[end] == '+' ||
+              text[end] == '-'))
+        ++end;
+      StringRef number = text.slice(i, end);
+      int64_t value;
+      StringRef digits = number;
+      digits.consume_front("-");
+      if (!digits.empty() && llvm::all_of(digits, llvm::isDigit) &&
+          number.getAsInteger(10, value))
+        return "integer " +
+               (number.size() > 40 ? number.take_front(40).str() + "..."
+                                   : number.str()) +
+               " does not fit in 64 bits";
+      i = end - 1;
+    }
+  }
+  return "";
+}
+
 std::string parseInstancesJSON(StringRef text, std::vector<InstanceSpec> &out) {
+  if (std::string problem = scanInstancesJSON(text); !problem.empty())
+    return problem;
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
   if (!parsed)
     return llvm::toString(parsed.takeError());

@@ -15,6 +15,7 @@
 #include "tilec/Frontend/Parser.h"
 #include "tilec/MLIRGen/MLIRGen.h"
 #include "tilec/Passes/Passes.h"
+#include "tilec/Support/InputFile.h"
 #include "tilec/Support/OutputFile.h"
 #include "tilec/Target/Codegen.h"
 #include "tilec/Target/Header.h"
@@ -210,11 +211,11 @@ int runDriver(DriverOptions opts) {
     return ExitUsageError;
   }
 
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-      MemoryBuffer::getFileOrSTDIN(opts.inputPath, /*IsText=*/true);
+  std::string readProblem;
+  std::unique_ptr<MemoryBuffer> file =
+      readInputFile(opts.inputPath, readProblem);
   if (!file) {
-    reportError("cannot read '" + opts.inputPath +
-                "': " + file.getError().message());
+    reportError(readProblem);
     return ExitCompileError;
   }
   for (const NamedFile &output : outputs) {
@@ -226,22 +227,21 @@ int runDriver(DriverOptions opts) {
   }
 
   SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   std::vector<std::string> deps = {opts.inputPath};
 
   MLIRGenOptions genOptions;
   genOptions.defines = opts.defines;
   genOptions.target = opts.target;
   if (!opts.instancesPath.empty()) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> inst =
-        MemoryBuffer::getFile(opts.instancesPath, /*IsText=*/true);
+    std::unique_ptr<MemoryBuffer> inst =
+        readInputFile(opts.instancesPath, readProblem);
     if (!inst) {
-      reportError("cannot read '" + opts.instancesPath +
-                  "': " + inst.getError().message());
+      reportError(readProblem);
       return ExitCompileError;
     }
     std::string problem =
-        parseInstancesJSON((*inst)->getBuffer(), genOptions.instances);
+        parseInstancesJSON(inst->getBuffer(), genOptions.instances);
     if (!problem.empty()) {
       reportError(opts.instancesPath + ": " + problem);
       return ExitCompileError;
