@@ -214,8 +214,11 @@ OwningOpRef<ModuleOp> Elaborator::run() {
         if (!spec.factory.empty() && spec.factory != def->getName())
           continue;
         any = true;
+        // Unnamed instances of one factory get suffixes (docs/language.md,
+        // section 3.4); a name the file gives is used as is, and two alike
+        // are an error in instantiate.
         std::string base = spec.name.empty() ? def->getName().str() : spec.name;
-        unsigned n = nameUse[base]++;
+        unsigned n = spec.name.empty() ? nameUse[base]++ : 0;
         std::string name = n ? base + "_" + std::to_string(n) : base;
         if (failed(instantiate(*def, fn.get(), spec, name)))
           return nullptr;
@@ -383,6 +386,15 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
     return failure();
   }
   func::FuncOp func = it->second;
+  // The name becomes a PTX/HSACO symbol and a C++ function of the header.
+  if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_') ||
+      !llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; })) {
+    error(factory.getNameRange(),
+          "kernel name `" + name + "` (from --instances) is not an identifier; "
+          "kernel names become C++ and PTX symbols: use letters, digits and "
+          "`_`, not starting with a digit");
+    return failure();
+  }
   if (module.lookupSymbol(name)) {
     error(factory.getNameRange(), "two kernels are named `" + name +
                                       "`; give instances distinct names");

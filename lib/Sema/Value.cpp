@@ -579,7 +579,12 @@ static std::optional<Value> parseScalarLiteral(StringRef t, std::string *why) {
   StringRef digits = t;
   if (digits.consume_front("-") || digits.consume_front("+")) {
   }
-  if (!digits.empty() && llvm::all_of(digits, isDigit)) {
+  StringRef body = digits;
+  bool prefixed = body.consume_front_insensitive("0x") ||
+                  body.consume_front_insensitive("0o") ||
+                  body.consume_front_insensitive("0b");
+  if (!body.empty() &&
+      llvm::all_of(body, [&](char c) { return prefixed ? isHexDigit(c) : isDigit(c); })) {
     if (why)
       *why = "integer `" +
              (digits.size() > 40 ? t.take_front(40).str() + "..." : t.str()) +

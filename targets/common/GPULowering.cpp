@@ -330,6 +330,19 @@ translateGPUModule(gpu::GPUModuleOp gpuModule, llvm::LLVMContext &llvmCtx) {
   return translated;
 }
 
+Location tilec::backendLocation(ModuleOp module, llvm::StringRef message) {
+  llvm::SmallVector<gpu::GPUFuncOp> kernels;
+  module.walk([&](gpu::GPUFuncOp func) {
+    if (func.isKernel())
+      kernels.push_back(func);
+  });
+  for (gpu::GPUFuncOp func : kernels)
+    if (!message.empty() &&
+        message.contains(("'" + func.getName() + "'").str()))
+      return func.getLoc();
+  return kernels.size() == 1 ? kernels.front().getLoc() : module.getLoc();
+}
+
 FailureOr<std::unique_ptr<llvm::Module>>
 tilec::detail::translateToLLVMIR(ModuleOp module, const TargetInfo &target,
                                  const CodegenOptions &options,

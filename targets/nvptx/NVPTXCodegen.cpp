@@ -74,7 +74,7 @@ FailureOr<std::string> tilec::emitPTX(mlir::ModuleOp module,
   if (failed(prepared))
     return failure();
   return runBackend(*prepared, llvm::CodeGenFileType::AssemblyFile,
-                    module.getLoc());
+                    backendLocation(module));
 }
 
 //===----------------------------------------------------------------------===//
@@ -257,5 +257,5 @@ tilec::emitCubin(mlir::ModuleOp module, const CodegenOptions &options,
   FailureOr<std::string> ptx = emitPTX(module, options);
   if (failed(ptx))
     return failure();
-  return assemblePTX(*ptx, module.getLoc(), options, resources);
+  return assemblePTX(*ptx, backendLocation(module), options, resources);
 }

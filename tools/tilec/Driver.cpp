@@ -346,7 +346,8 @@ int runDriver(DriverOptions opts) {
     out = nvidia ? emitPTX(*module, cg) : emitHSACO(*module, cg, &resources);
     // ptxas reports registers and spills for the header and metadata.
     if (mlir::succeeded(out) && nvidia && wantLaunchInfo &&
-        mlir::failed(assemblePTX(*out, module->getLoc(), cg, &resources)))
+        mlir::failed(assemblePTX(*out, backendLocation(*module), cg,
+                                 &resources)))
       return ExitCompileError;
     break;
   }
