@@ -6,8 +6,9 @@
 // tile.gemm:
 //  1. check the operands: A and B shared f16/bf16 buffers, C an f32
 //     fragment, shapes agreeing with transpose_A/transpose_B;
-//  2. split the block's warps with computeWarpPartition (the gemm's
-//     GemmWarpPolicy) and record `warp_partition`;
+//  2. pick the instruction from the chip's TargetInfo table, split the
+//     block's warps with computeWarpPartition (the gemm's GemmWarpPolicy)
+//     and record both as `tile.mma` (#tile.mma);
 //  3. give C the block-level mma.sync accumulator layout; a C that already
 //     carries a different layout (a second gemm, a pinned layout) is a
 //     located error naming both;
@@ -103,9 +104,9 @@ bool onlyGemmUses(tile::AllocOp alloc) {
 class GemmInference {
 public:
   GemmInference(Operation *kernel, int64_t threads, int64_t warpSize,
-                const TargetInfo &target)
+                const TargetInfo &target, MMAKind kind)
       : kernel(kernel), threads(threads), warpSize(warpSize), target(target),
-        path(target.isNVIDIA() ? "mma.sync" : "MFMA") {}
+        kind(kind), path(kind == MMAKind::Wave ? "MFMA" : "mma.sync") {}
 
   LogicalResult run() {
     WalkResult walk = kernel->walk([&](tile::GemmOp gemm) {
@@ -131,9 +132,9 @@ private:
       return gemm.emitError()
              << "T.gemm on the " << path
              << " path reads A from shared memory (T.alloc_shared)"
-             << (target.isNVIDIA() ? " or a fragment" : "")
+             << (kind == MMAKind::WarpSync ? " or a fragment" : "")
              << ", and B from shared memory";
-    if (aInRegisters && !target.isNVIDIA())
+    if (aInRegisters && kind != MMAKind::WarpSync)
       return gemm.emitError() << "T.gemm on the " << path
                               << " path reads A from shared memory "
                                  "(T.alloc_shared); A in registers is not "
@@ -161,28 +162,37 @@ private:
       return gemm.emitError()
              << "T.gemm shapes disagree: A gives " << am << "x" << k << ", B "
              << bk << "x" << bn << ", C is " << m << "x" << n;
-    // The MFMA path checks K against the instruction it picks.
-    if (target.isNVIDIA() && k % 16)
-      return gemm.emitError() << "T.gemm on the mma.sync path needs K a "
-                                 "multiple of 16, got "
-                              << k;
     if (threads % warpSize)
       return gemm.emitError() << "T.gemm needs whole warps, the kernel has "
                               << threads << " threads";
 
-    FailureOr<gemm::AccumulatorPlan> plan =
-        target.isNVIDIA()
-            ? planMmaSync(gemm, c, m, n)
-            : gemm::planMfma(gemm, target, m, n, k, in, threads, warpSize);
+    // The MFMA path picks among several instructions (GemmLayoutsMFMA.cpp);
+    // mma.sync has the one shape MmaLayouts.h tiles, m16n8k16.
+    FailureOr<gemm::AccumulatorPlan> plan = failure();
+    if (kind == MMAKind::WarpSync) {
+      const MMAInstruction *instr = findMmaSync(in);
+      if (!instr)
+        return gemm.emitError()
+               << "T.gemm on the mma.sync path: " << target.chip()
+               << " has no m16n8k16 instruction for " << in
+               << " inputs and f32 accumulation";
+      if (k % instr->k)
+        return gemm.emitError() << "T.gemm on the mma.sync path needs K a "
+                                   "multiple of "
+                                << instr->k << ", got " << k;
+      plan = planMmaSync(gemm, c, m, n, *instr, aInRegisters);
+    } else {
+      plan = gemm::planMfma(gemm, target, m, n, k, in, threads, warpSize);
+    }
     if (failed(plan))
       return failure();
     if (failed(pinFragment(gemm, c, plan->layout, "needs " + plan->what)))
       return failure();
 
     if (aInRegisters) {
-      auto parts =
-          gemm->getAttrOfType<DenseI64ArrayAttr>(gemm::kWarpPartitionAttr);
-      if (failed(pinOperandA(gemm, a, m, k, WarpPartition{parts[0], parts[1]})))
+      tile::MmaAttr mma = gemm::readMma(gemm);
+      if (failed(pinOperandA(gemm, a, m, k,
+                             WarpPartition{mma.getWarpsM(), mma.getWarpsN()})))
         return failure();
     } else if (failed(pickShared(gemm, a))) {
       return failure();
@@ -190,16 +200,35 @@ private:
     return pickShared(gemm, b);
   }
 
+  /// The chip's mma.sync m16n8k16 with `in` operands and an f32
+  /// accumulator, from its TargetInfo table.
+  const MMAInstruction *findMmaSync(Type in) const {
+    MMAElementType type =
+        in.isF16() ? MMAElementType::F16 : MMAElementType::BF16;
+    for (const MMAInstruction &instr : target.mmaInstructions())
+      if (instr.kind == MMAKind::WarpSync && instr.m == 16 && instr.n == 8 &&
+          instr.k == 16 && instr.a == type && instr.b == type &&
+          instr.acc == MMAElementType::F32)
+        return &instr;
+    return nullptr;
+  }
+
   /// mma.sync m16n8k16: the warp split and the block accumulator.
   FailureOr<gemm::AccumulatorPlan>
-  planMmaSync(tile::GemmOp gemm, tile::AllocOp c, int64_t m, int64_t n) {
+  planMmaSync(tile::GemmOp gemm, tile::AllocOp c, int64_t m, int64_t n,
+              const MMAInstruction &instr, bool aInRegisters) {
     llvm::Expected<WarpPartition> warps = computeWarpPartition(
         gemm::toPolicy(gemm.getPolicy()), m, n, threads / warpSize);
     if (!warps)
       return gemm.emitError() << errorText(warps.takeError());
-    gemm->setAttr(gemm::kWarpPartitionAttr,
-                  DenseI64ArrayAttr::get(gemm.getContext(),
-                                         {warps->warpsM, warps->warpsN}));
+    gemm->setAttr(tile::MmaAttr::getAttrName(),
+                  tile::MmaAttr::get(
+                      gemm.getContext(), tile::MmaKind::mma_sync,
+                      instr.opName, instr.m, instr.n, instr.k, warps->warpsM,
+                      warps->warpsN,
+                      aInRegisters ? tile::OperandSource::registers
+                                   : tile::OperandSource::shared,
+                      tile::OperandSource::shared, /*kPack=*/1));
 
     llvm::Expected<LinearLayout> acc = mmaAccumulatorLayout(m, n, *warps);
     if (!acc)
@@ -295,14 +324,15 @@ private:
   Operation *kernel;
   int64_t threads, warpSize;
   const TargetInfo &target;
+  MMAKind kind;
   llvm::StringRef path;
   llvm::DenseMap<Operation *, Operation *> accOwner, sharedOwner;
 };
 
 } // namespace
 
-LogicalResult gemm::inferGemmLayouts(Operation *kernel, int64_t warpSize,
-                                     StringRef chip) {
+LogicalResult gemm::inferGemmLayouts(Operation *kernel,
+                                     const TargetInfo &target) {
   std::optional<int64_t> threads = simt::kernelThreads(kernel);
   tile::GemmOp first;
   kernel->walk([&](tile::GemmOp op) {
@@ -311,12 +341,35 @@ LogicalResult gemm::inferGemmLayouts(Operation *kernel, int64_t warpSize,
   });
   if (!first)
     return success();
-  std::unique_ptr<TargetInfo> target = TargetInfo::get(chip);
-  if (!target)
-    return first.emitError() << "T.gemm: unknown target chip `" << chip << "`";
   if (!threads)
     return kernel->emitError("cannot tell how many threads this kernel has");
-  return GemmInference(kernel, *threads, warpSize, *target).run();
+  std::optional<MMAKind> kind = pickMmaKind(target);
+  if (!kind)
+    return first.emitError() << "T.gemm: " << target.chip()
+                             << " has no matrix instruction tilec lowers";
+  return GemmInference(kernel, *threads, target.warpSize(), target, *kind)
+      .run();
+}
+
+bool gemm::targetHasMma(const TargetInfo &target, tile::MmaAttr mma) {
+  MMAKind kind = mma.getKind() == tile::MmaKind::mma_sync ? MMAKind::WarpSync
+                 : mma.getKind() == tile::MmaKind::wgmma  ? MMAKind::Warpgroup
+                                                          : MMAKind::Wave;
+  return llvm::any_of(target.mmaInstructions(), [&](const MMAInstruction &i) {
+    return i.kind == kind && i.opName == mma.getInstruction() &&
+           i.m == mma.getM() && i.k == mma.getK() &&
+           (i.nStep ? mma.getN() % i.nStep == 0 && mma.getN() <= i.n
+                    : i.n == mma.getN());
+  });
+}
+
+std::optional<MMAKind> gemm::pickMmaKind(const TargetInfo &target) {
+  // wgmma (MMAKind::Warpgroup) joins this list with its lowering.
+  for (MMAKind kind : {MMAKind::WarpSync, MMAKind::Wave})
+    if (llvm::any_of(target.mmaInstructions(),
+                     [&](const MMAInstruction &i) { return i.kind == kind; }))
+      return kind;
+  return std::nullopt;
 }
 
 int64_t gemm::operandRowDim(tile::CopyOp copy) {

@@ -4,8 +4,10 @@
 // mma.sync path) and the attributes through which the lowering reads those
 // decisions back:
 //
-// - `warp_partition = array<i64: warpsM, warpsN>` on the tile.gemm
-//   (computeWarpPartition of its GemmWarpPolicy);
+// - `tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16],
+//   warps = [warpsM, warpsN], a = shared, b = shared>` on the tile.gemm:
+//   the instruction, taken from the chip's TargetInfo table, and the warp
+//   split (computeWarpPartition of its GemmWarpPolicy);
 // - `layout` on the accumulator's fragment tile.alloc: the mma.sync
 //   m16n8k16 accumulator tiled over the block (mmaAccumulatorLayout), in
 //   the SIMT dictionary form, so T.Parallel epilogues and fragment copies
@@ -16,11 +18,11 @@
 //   the row-major element offset (`{swizzle = "none"}` when the tile keeps
 //   its plain row-major layout).
 //
-// On AMD chips (TargetInfo::isNVIDIA false) the same attributes, with an
-// MFMA wave split and accumulator (GemmLayoutsMFMA.cpp, MfmaLayouts.h), and
-// - `mfma = {instruction = "rocdl.mfma.f32.32x32x8f16", shape = array<i64:
-//   32, 32, 8>, k_pack = 2}` on the tile.gemm: the instruction, its shape
-//   and how many instructions share one operand read along K.
+// On chips whose table offers wave-wide MFMA instead (AMD CDNA) the same
+// attributes, with an MFMA wave split and accumulator (GemmLayoutsMFMA.cpp,
+// MfmaLayouts.h): `#tile.mma<mfma, "rocdl.mfma.f32.32x32x8f16", shape =
+// [32, 32, 8], warps = [...], a = shared, b = shared, k_pack = 2>`, k_pack
+// counting the instructions that share one operand read along K.
 //
 // The lowering (LowerGemm.cpp, LowerGemmMFMA.cpp) applies these
 // mechanically.
@@ -42,9 +44,21 @@
 
 namespace tilec::gemm {
 
-inline constexpr llvm::StringLiteral kWarpPartitionAttr = "warp_partition";
 inline constexpr llvm::StringLiteral kSharedLayoutAttr = "shared_layout";
-inline constexpr llvm::StringLiteral kMfmaAttr = "mfma";
+
+/// The family of matrix instructions the gemms of `target` take: the first
+/// one tilec lowers that the chip's TargetInfo table offers (mma.sync,
+/// then MFMA; wgmma once the Hopper lowering exists), or nullopt.
+std::optional<MMAKind> pickMmaKind(const TargetInfo &target);
+
+/// Whether `target`'s table holds the instruction `mma` names (its kind,
+/// op name and shape).
+bool targetHasMma(const TargetInfo &target, tile::MmaAttr mma);
+
+/// The `tile.mma` decision of a gemm (null before tile-infer-layouts).
+inline tile::MmaAttr readMma(tile::GemmOp gemm) {
+  return gemm->getAttrOfType<tile::MmaAttr>(tile::MmaAttr::getAttrName());
+}
 
 /// A gemm's accumulator decision: the block layout, and what it is (for
 /// the conflict diagnostic: "the mma.sync accumulator layout for a 2x2
@@ -75,16 +89,17 @@ struct MfmaChoice {
 std::optional<MfmaChoice> readMfma(tile::GemmOp gemm);
 
 /// Decides the layouts of every tile.gemm under `kernel` (a tile.kernel)
-/// and records them as above. `warpSize` is the target's; `chip` names it
-/// (TargetInfo::get): NVIDIA chips take the mma.sync path, AMD ones MFMA.
-/// Errors (located on the gemm or the buffers) for what a path cannot do.
-mlir::LogicalResult inferGemmLayouts(mlir::Operation *kernel, int64_t warpSize,
-                                     llvm::StringRef chip);
+/// and records them as above, for the module's target: NVIDIA chips take
+/// the mma.sync path, AMD ones MFMA. Errors (located on the gemm or the
+/// buffers) for what a path cannot do.
+mlir::LogicalResult inferGemmLayouts(mlir::Operation *kernel,
+                                     const TargetInfo &target);
 
 /// tile-plan-pipeline's decisions for every T.Pipelined loop under `root`
 /// (see PipelineLoops.cpp): `tile.stage`/`tile.order` on the body's ops,
 /// `tile.num_stages` on the shared buffers that become rings.
-void planPipelines(mlir::Operation *root, int64_t maxSharedBytes = 0);
+mlir::LogicalResult planPipelines(mlir::Operation *root,
+                                  int64_t maxSharedBytes = 0);
 
 /// Whether `copy` is one the gemm path lowers into a swizzled buffer: a
 /// global source whose box is a 2-D tile (its rows along one dimension, its

@@ -9,11 +9,11 @@
 //     16x16x16 one once per 16);
 //  2. the first candidate whose K divides the gemm's and whose tile splits
 //     the accumulator over the waves (computeWavePartition, the gemm's
-//     policy) wins; `warp_partition` records the split;
+//     policy) wins;
 //  3. k packing: 2 when K holds two instruction steps (required when the
 //     gemm's k_pack asks for 2), so a lane reads 8 consecutive k (16 bytes)
-//     for two instructions; `mfma` records the instruction's op name, its
-//     shape and the packing;
+//     for two instructions; `tile.mma` (#tile.mma, kind mfma) records the
+//     instruction's op name, its shape, the wave split and the packing;
 //  4. the accumulator layout: mfmaAccumulatorLayout (C = A B issued as
 //     C^T = B^T A^T, so each lane's registers run along n).
 //
@@ -50,7 +50,7 @@ FailureOr<gemm::AccumulatorPlan> gemm::planMfma(tile::GemmOp gemm,
   MMAElementType type = in.isF16() ? MMAElementType::F16 : MMAElementType::BF16;
   SmallVector<Candidate> candidates;
   for (const MMAInstruction &instr : target.mmaInstructions()) {
-    if (instr.a != type || instr.b != type ||
+    if (instr.kind != MMAKind::Wave || instr.a != type || instr.b != type ||
         instr.acc != MMAElementType::F32 || instr.nStep != 0 ||
         instr.operandsInSharedMemory || instr.threads != kMfmaLanes)
       continue;
@@ -103,17 +103,12 @@ FailureOr<gemm::AccumulatorPlan> gemm::planMfma(tile::GemmOp gemm,
     }
     int64_t kPack = k % (2 * int64_t(instr.k)) == 0 ? 2 : 1;
     assert(kPack >= askedPack && "k was checked against the asked packing");
-    Builder b(gemm.getContext());
-    gemm->setAttr(kWarpPartitionAttr,
-                  b.getDenseI64ArrayAttr({waves->warpsM, waves->warpsN}));
-    gemm->setAttr(
-        kMfmaAttr,
-        b.getDictionaryAttr(
-            {b.getNamedAttr("instruction", b.getStringAttr(instr.opName)),
-             b.getNamedAttr("k_pack", b.getI64IntegerAttr(kPack)),
-             b.getNamedAttr("shape", b.getDenseI64ArrayAttr(
-                                         {int64_t(instr.m), int64_t(instr.n),
-                                          int64_t(instr.k)}))}));
+    gemm->setAttr(tile::MmaAttr::getAttrName(),
+                  tile::MmaAttr::get(gemm.getContext(), tile::MmaKind::mfma,
+                                     instr.opName, instr.m, instr.n, instr.k,
+                                     waves->warpsM, waves->warpsN,
+                                     tile::OperandSource::shared,
+                                     tile::OperandSource::shared, kPack));
     return AccumulatorPlan{std::move(*acc),
                            "the MFMA accumulator layout of " + name +
                                " for a " + std::to_string(waves->warpsM) + "x" +
@@ -125,19 +120,14 @@ FailureOr<gemm::AccumulatorPlan> gemm::planMfma(tile::GemmOp gemm,
 }
 
 std::optional<gemm::MfmaChoice> gemm::readMfma(tile::GemmOp gemm) {
-  auto dict = gemm->getAttrOfType<DictionaryAttr>(kMfmaAttr);
-  if (!dict)
+  auto mma = gemm->getAttrOfType<tile::MmaAttr>(tile::MmaAttr::getAttrName());
+  if (!mma || mma.getKind() != tile::MmaKind::mfma)
     return std::nullopt;
-  auto name = dict.getAs<StringAttr>("instruction");
-  auto shape = dict.getAs<DenseI64ArrayAttr>("shape");
-  auto pack = dict.getAs<IntegerAttr>("k_pack");
-  if (!name || !shape || shape.size() != 3 || !pack ||
-      (pack.getInt() != 1 && pack.getInt() != 2))
-    return std::nullopt;
-  llvm::Expected<MfmaShape> known = getMfmaShape(shape[0], shape[1], shape[2]);
+  llvm::Expected<MfmaShape> known =
+      getMfmaShape(mma.getM(), mma.getN(), mma.getK());
   if (!known) {
     llvm::consumeError(known.takeError());
     return std::nullopt;
   }
-  return MfmaChoice{name.str(), *known, int(pack.getInt())};
+  return MfmaChoice{mma.getInstruction().str(), *known, int(mma.getKPack())};
 }

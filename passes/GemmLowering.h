@@ -12,6 +12,7 @@
 #include "SIMTLowering.h"
 
 #include "tilec/Layout/MmaLayouts.h"
+#include "tilec/Target/TargetInfo.h"
 
 #include <map>
 #include <set>
@@ -124,17 +125,25 @@ mlir::LogicalResult pipelineGemmLoops(KernelLowering &kernel);
 /// Other copies are left to lowerCopiesAndFills.
 mlir::LogicalResult lowerOperandCopies(KernelLowering &kernel);
 
-/// tile.gemm: per warp, for every k-step of 16, ldmatrix.x4 of the A and B
-/// blocks the warp needs (.x2 for an odd last n8 tile of B) and one
-/// mma.sync m16n8k16 per accumulator tile,
-/// on the accumulator's registers. Must run while fragments are lowered.
-mlir::LogicalResult lowerGemms(KernelLowering &kernel);
+/// Every tile.gemm of the kernel, each by the lowering of the instruction
+/// family its `tile.mma` decision names (the only place that dispatches on
+/// it); a gemm without a decision, or of a kind with no lowering yet, is a
+/// located error. Must run while fragments are lowered.
+mlir::LogicalResult lowerGemms(KernelLowering &kernel,
+                               const TargetInfo &target);
 
-/// tile.gemm on AMD chips (LowerGemmMFMA.cpp): per wave, operand vectors
-/// read from shared memory and the rocdl.mfma.* op the gemm's `mfma`
-/// attribute names, per accumulator tile and k-step, on the accumulator's
-/// registers. Must run while fragments are lowered.
-mlir::LogicalResult lowerGemmsMFMA(KernelLowering &kernel);
+/// A tile.gemm of kind mma_sync: per warp, for every k-step of 16,
+/// ldmatrix.x4 of the A and B blocks the warp needs (.x2 for an odd last n8
+/// tile of B) and one mma.sync m16n8k16 per accumulator tile, on the
+/// accumulator's registers. Erases the gemm.
+mlir::LogicalResult lowerMmaSyncGemm(KernelLowering &kernel,
+                                     tile::GemmOp op);
+
+/// A tile.gemm of kind mfma (LowerGemmMFMA.cpp): per wave, operand vectors
+/// read from shared memory and the rocdl.mfma.* op its decision names, per
+/// accumulator tile and k-step, on the accumulator's registers. Erases the
+/// gemm.
+mlir::LogicalResult lowerMfmaGemm(KernelLowering &kernel, tile::GemmOp op);
 
 } // namespace tilec::simt
 

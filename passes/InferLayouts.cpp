@@ -746,17 +746,18 @@ struct TileInferLayouts : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
   using TileInferLayoutsBase::TileInferLayoutsBase;
 
   void runOnOperation() override {
-    if (warpSize < 1 || !isPowerOfTwo(warpSize)) {
-      getOperation()->emitError()
-          << "warp size must be a power of two, not " << int64_t(warpSize);
-      return signalPassFailure();
-    }
     SmallVector<Operation *> kernels;
     getOperation()->walk([&](Operation *op) {
       if (isa<tile::KernelOp>(op) ||
           (isa<gpu::GPUFuncOp>(op) && kernelThreads(op)))
         kernels.push_back(op);
     });
+    if (kernels.empty())
+      return;
+    const TargetInfo *target = tile::requireTarget(getOperation());
+    if (!target)
+      return signalPassFailure();
+    int64_t warpSize = target->warpSize();
     bool failed = false;
     for (Operation *kernel : kernels) {
       int64_t threads = *kernelThreads(kernel);
@@ -776,7 +777,7 @@ struct TileInferLayouts : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
         }
       }
       // T.gemm first: its accumulator layouts are pinned for the rest.
-      if (mlir::failed(gemm::inferGemmLayouts(kernel, warpSize, chip))) {
+      if (mlir::failed(gemm::inferGemmLayouts(kernel, *target))) {
         failed = true;
         continue;
       }

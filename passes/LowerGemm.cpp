@@ -407,12 +407,12 @@ FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
     return op.emitError("the accumulator of T.gemm is not a lowered "
                         "fragment");
   gemm.acc = acc;
-  auto parts = op->getAttrOfType<DenseI64ArrayAttr>(gemm::kWarpPartitionAttr);
-  if (!parts || parts.size() != 2)
-    return op.emitError("T.gemm has no warp_partition; run "
+  tile::MmaAttr mma = gemm::readMma(op);
+  if (!mma || mma.getKind() != tile::MmaKind::mma_sync)
+    return op.emitError("T.gemm has no mma_sync decision (tile.mma); run "
                         "tile-infer-layouts first");
-  gemm.warpsM = parts[0];
-  gemm.warpsN = parts[1];
+  gemm.warpsM = mma.getWarpsM();
+  gemm.warpsN = mma.getWarpsN();
   if (failed(gemm.readTiles()) || failed(gemm.readPlans()))
     return failure();
   auto shapeA = cast<MemRefType>(op.getA().getType()).getShape();
@@ -778,15 +778,46 @@ LogicalResult simt::lowerOperandCopies(KernelLowering &kernel) {
   return success();
 }
 
-LogicalResult simt::lowerGemms(KernelLowering &kernel) {
+LogicalResult simt::lowerMmaSyncGemm(KernelLowering &kernel,
+                                     tile::GemmOp op) {
+  OpBuilder b(op);
+  if (failed(emitGemm(kernel, b, op, SharedSlot{op.getA(), Value()},
+                      SharedSlot{op.getB(), Value()})))
+    return failure();
+  op.erase();
+  return success();
+}
+
+LogicalResult simt::lowerGemms(KernelLowering &kernel,
+                               const TargetInfo &target) {
   SmallVector<tile::GemmOp> gemms;
   kernel.getFunc().walk([&](tile::GemmOp op) { gemms.push_back(op); });
   for (tile::GemmOp op : gemms) {
-    OpBuilder b(op);
-    if (failed(emitGemm(kernel, b, op, SharedSlot{op.getA(), Value()},
-                        SharedSlot{op.getB(), Value()})))
+    tile::MmaAttr mma = gemm::readMma(op);
+    if (!mma)
+      return op.emitError("T.gemm has no instruction decision (tile.mma); "
+                          "run tile-infer-layouts first");
+    // A decision injected by hand (or made for another module) must name
+    // an instruction of this chip: the lowering follows it, never fixes it.
+    if (!gemm::targetHasMma(target, mma))
+      return op.emitError()
+             << "T.gemm: " << target.chip() << " has no "
+             << tile::stringifyMmaKind(mma.getKind()) << " instruction "
+             << mma.getInstruction() << " of shape " << mma.getM() << "x"
+             << mma.getN() << "x" << mma.getK();
+    LogicalResult lowered = failure();
+    switch (mma.getKind()) {
+    case tile::MmaKind::mma_sync:
+      lowered = lowerMmaSyncGemm(kernel, op);
+      break;
+    case tile::MmaKind::mfma:
+      lowered = lowerMfmaGemm(kernel, op);
+      break;
+    case tile::MmaKind::wgmma:
+      return op.emitError("T.gemm: the wgmma lowering does not exist yet");
+    }
+    if (failed(lowered))
       return failure();
-    op.erase();
   }
   return success();
 }

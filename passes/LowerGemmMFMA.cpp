@@ -57,14 +57,13 @@ public:
     if (!acc)
       return op.emitError("the accumulator of T.gemm is not a lowered "
                           "fragment");
-    auto parts = op->getAttrOfType<DenseI64ArrayAttr>(gemm::kWarpPartitionAttr);
     std::optional<gemm::MfmaChoice> choice = gemm::readMfma(op);
-    if (!parts || parts.size() != 2 || !choice)
-      return op.emitError("T.gemm has no warp_partition and mfma decision "
-                          "for this target; run tile-infer-layouts with the "
-                          "same chip first");
-    wavesM = parts[0];
-    wavesN = parts[1];
+    if (!choice)
+      return op.emitError("T.gemm has no mfma decision (tile.mma); run "
+                          "tile-infer-layouts first");
+    tile::MmaAttr mma = gemm::readMma(op);
+    wavesM = mma.getWarpsM();
+    wavesN = mma.getWarpsN();
     mfma = *choice;
     dims = getMfmaDims(mfma.shape);
     if (failed(readTiles(*acc)))
@@ -264,14 +263,10 @@ private:
 
 } // namespace
 
-LogicalResult simt::lowerGemmsMFMA(KernelLowering &kernel) {
-  SmallVector<tile::GemmOp> gemms;
-  kernel.getFunc().walk([&](tile::GemmOp op) { gemms.push_back(op); });
-  for (tile::GemmOp op : gemms) {
-    OpBuilder b(op);
-    if (failed(MfmaLowering(kernel, op).run(b)))
-      return failure();
-    op.erase();
-  }
+LogicalResult simt::lowerMfmaGemm(KernelLowering &kernel, tile::GemmOp op) {
+  OpBuilder b(op);
+  if (failed(MfmaLowering(kernel, op).run(b)))
+    return failure();
+  op.erase();
   return success();
 }

@@ -374,7 +374,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
     dropRingPlans(func);
   }
   if (failed(lowerOperandCopies(kernel)) ||
-      failed(target.isNVIDIA() ? lowerGemms(kernel) : lowerGemmsMFMA(kernel)))
+      failed(lowerGemms(kernel, target)))
     return failure();
   SmallVector<tile::ParallelOp> loops;
   func.walk([&](tile::ParallelOp loop) { loops.push_back(loop); });
@@ -406,20 +406,27 @@ struct TileLowerSIMT : tilec::impl::TileLowerSIMTBase<TileLowerSIMT> {
   using TileLowerSIMTBase::TileLowerSIMTBase;
 
   void runOnOperation() override {
-    if (assertLowering != "assert" && assertLowering != "printf") {
+    if (!assertLowering.empty() && assertLowering != "assert" &&
+        assertLowering != "printf") {
       getOperation().emitError()
           << "assert-lowering must be `assert` or `printf`, not `"
           << std::string(assertLowering) << "`";
       return signalPassFailure();
     }
-    std::unique_ptr<TargetInfo> target = TargetInfo::get(chip);
-    if (!target) {
-      getOperation().emitError()
-          << "unknown target chip `" << std::string(chip) << "`";
+    bool anyKernel = false;
+    getOperation().walk(
+        [&](gpu::GPUFuncOp func) { anyKernel |= func.isKernel(); });
+    if (!anyKernel)
+      return;
+    const TargetInfo *target = tile::requireTarget(getOperation());
+    if (!target)
       return signalPassFailure();
-    }
     LowerOptions options;
-    options.assertLowering = assertLowering;
+    // AMD has no __assertfail: asserts print and the kernel goes on.
+    options.assertLowering =
+        !assertLowering.empty()
+            ? std::string(assertLowering)
+            : (target->hasDeviceAssert() ? "assert" : "printf");
     options.unrollLimit = unrollLimit;
     options.fpContract = fpContract;
     options.indexBitwidth = unsigned(indexBitwidth);

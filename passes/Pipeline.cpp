@@ -1,8 +1,10 @@
 //===- Pipeline.cpp - The tile -> GPU pipeline ----------------------------===//
 //
-// Strings tilec's SIMT passes together with the upstream cleanups, with
-// the target facts (warp size, shared-memory limit, whether a device trap
-// exists) taken from TargetInfo so no pass names a vendor:
+// Strings tilec's SIMT passes together with the upstream cleanups. The
+// pipeline is the same for every chip: each pass reads the target facts
+// (warp size, shared-memory limit, which instructions exist) from the
+// module's `#tile.target` through TargetInfo, so no pass names a vendor and
+// no pass takes a chip option:
 //
 //   [tile-strip-debug] -> [tile-fast-math] -> tile-decompose-scan
 //   -> tile-infer-layouts -> tile-plan-pipeline -> tile-insert-barriers
@@ -16,7 +18,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Passes/Passes.h"
-#include "tilec/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -24,36 +25,23 @@
 
 using namespace mlir;
 
-LogicalResult tilec::buildTileToGPUPipeline(OpPassManager &pm,
-                                            const TileToGPUOptions &opts) {
-  std::unique_ptr<TargetInfo> target = TargetInfo::get(opts.chip);
-  if (!target)
-    return failure();
+void tilec::buildTileToGPUPipeline(OpPassManager &pm,
+                                   const TileToGPUOptions &opts) {
   if (opts.stripDebug)
     pm.addPass(createTileStripDebug());
   // Early, so that every pass sees the flags on the ops the user wrote and
   // the clones it makes of them keep them.
   if (opts.fastMath)
     pm.addPass(createTileFastMath());
-  TileInferLayoutsOptions infer;
-  infer.warpSize = opts.warpSize ? opts.warpSize : target->warpSize();
-  infer.chip = opts.chip;
   pm.addPass(createTileDecomposeScan());
-  pm.addPass(createTileInferLayouts(infer));
-  TilePlanPipelineOptions pipeline;
-  pipeline.maxSharedBytes = target->maxSharedMemoryPerBlock();
-  pm.addPass(createTilePlanPipeline(pipeline));
+  pm.addPass(createTileInferLayouts());
+  pm.addPass(createTilePlanPipeline());
   pm.addPass(createTileInsertBarriers());
   pm.addPass(createTileOutlineKernels());
   TileLowerSIMTOptions lower;
-  // AMD has no __assertfail: asserts print and the kernel goes on.
-  lower.assertLowering = target->isNVIDIA() ? "assert" : "printf";
   lower.indexBitwidth = opts.indexBitwidth;
-  lower.chip = opts.chip;
   pm.addPass(createTileLowerSIMT(lower));
-  TilePlanSharedOptions plan;
-  plan.maxBytes = target->maxSharedMemoryPerBlock();
-  pm.addPass(createTilePlanShared(plan));
+  pm.addPass(createTilePlanShared());
   pm.addPass(createTileLowerShared());
   // Again for the float ops the lowering created (reduction combiners,
   // expansions), before the cleanups fold and merge ops by their flags.
@@ -64,16 +52,10 @@ LogicalResult tilec::buildTileToGPUPipeline(OpPassManager &pm,
   pm.addNestedPass<gpu::GPUModuleOp>(arith::createIntRangeOptimizationsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  return success();
 }
 
 namespace {
 struct PipelineOptions : PassPipelineOptions<PipelineOptions> {
-  Option<std::string> chip{*this, "chip", llvm::cl::desc("Target chip"),
-                           llvm::cl::init("sm_90a")};
-  Option<unsigned> warpSize{*this, "warp-size",
-                            llvm::cl::desc("Threads per warp (0: the chip's)"),
-                            llvm::cl::init(0)};
   Option<bool> stripDebug{*this, "strip-debug",
                           llvm::cl::desc("Drop tile.print/device_assert"),
                           llvm::cl::init(false)};
@@ -89,12 +71,8 @@ void tilec::registerTileToGPUPipeline() {
       "tile-to-gpu", "Lower tile IR to a gpu.container_module (SIMT)",
       [](OpPassManager &pm, const PipelineOptions &options) {
         TileToGPUOptions opts;
-        opts.chip = options.chip;
-        opts.warpSize = options.warpSize;
         opts.stripDebug = options.stripDebug;
         opts.fastMath = options.fastMath;
-        // An unknown chip leaves the pipeline empty; report it loudly.
-        if (failed(buildTileToGPUPipeline(pm, opts)))
-          llvm::errs() << "tile-to-gpu: unknown chip '" << opts.chip << "'\n";
+        buildTileToGPUPipeline(pm, opts);
       });
 }

@@ -53,6 +53,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace tilec;
 
@@ -128,13 +130,48 @@ int64_t reductionScratchBytes(tile::PipelinedOp loop) {
   return total;
 }
 
-void planLoop(tile::PipelinedOp loop, int64_t maxSharedBytes) {
+/// The schedule written in the source (`order` / `stage`, per statement or
+/// per `group`; MLIRGen tags each statement's ops with `tile.stmt`).
+struct WrittenSchedule {
+  std::optional<ArrayRef<int64_t>> order, stage;
+  /// Statement index -> group index (identity without `group`).
+  SmallVector<int64_t> unitOf;
+
+  explicit WrittenSchedule(tile::PipelinedOp loop)
+      : order(loop.getOrder()), stage(loop.getStage()) {
+    if (ArrayAttr groups = loop.getGroupAttr())
+      for (auto [g, attr] : llvm::enumerate(groups))
+        for (int64_t stmt : cast<DenseI64ArrayAttr>(attr).asArrayRef()) {
+          if (int64_t(unitOf.size()) <= stmt)
+            unitOf.resize(stmt + 1, -1);
+          unitOf[stmt] = int64_t(g);
+        }
+  }
+  bool any() const { return order || stage; }
+  /// The unit (statement or group) `op` belongs to, or -1 if untagged.
+  int64_t unit(Operation *op) const {
+    auto stmt = op->getAttrOfType<IntegerAttr>("tile.stmt");
+    if (!stmt)
+      return -1;
+    int64_t i = stmt.getInt();
+    if (unitOf.empty())
+      return i;
+    return i < int64_t(unitOf.size()) ? unitOf[i] : -1;
+  }
+};
+
+/// Plans `loop`; returns why it stays unplanned ("" when planned, or when
+/// there is nothing to overlap), and fails with a located error for a
+/// written schedule tilec cannot follow.
+FailureOr<std::string> planLoop(tile::PipelinedOp loop,
+                                int64_t maxSharedBytes) {
+  WrittenSchedule written(loop);
   int64_t stages = loop.getNumStages();
-  if (stages < 2)
-    return;
+  if (!written.stage && stages < 2)
+    return std::string();
   Region &body = *loop.getBody()->getParent();
   if (!body.hasOneBlock())
-    return;
+    return std::string("its body has more than one block");
   SmallVector<Operation *> ops;
   SmallVector<tile::CopyOp> copies;
   llvm::SetVector<Operation *> rings;
@@ -157,8 +194,9 @@ void planLoop(tile::PipelinedOp loop, int64_t maxSharedBytes) {
                       });
       if (producer) {
         if (auto old = dst->getAttrOfType<IntegerAttr>(kNumStages);
-            old && old.getInt() != stages)
-          return;
+            old && old.getInt() != stages && !written.stage)
+          return std::string("its operand buffers are rings of another "
+                             "loop with a different stage count");
         copies.push_back(copy);
         rings.insert(dst);
         continue;
@@ -168,14 +206,100 @@ void planLoop(tile::PipelinedOp loop, int64_t maxSharedBytes) {
       anyGemm = true;
   }
   if (!anyGemm || copies.empty())
-    return;
+    return std::string("it has no T.gemm fed by copies from global memory "
+                       "into shared buffers used only in the loop");
   // A ring is written by its copies and read by gemms only: any other use
   // would see the slot of another iteration.
   for (Operation *op : ops)
     if (!isa<tile::GemmOp>(op) &&
         !llvm::is_contained(copies, dyn_cast<tile::CopyOp>(op)) &&
         touches(op, rings))
-      return;
+      return std::string("an operand buffer is read by something other "
+                         "than a T.gemm");
+  // Stages go on the ops with effects; pure ones are recomputed wherever
+  // their values are needed.
+  llvm::erase_if(ops, [](Operation *op) { return isPureOp(op); });
+  auto isProducer = [&](Operation *op) {
+    return llvm::is_contained(copies, dyn_cast<tile::CopyOp>(op));
+  };
+
+  // A written schedule, followed as written where tilec's pipeline can run
+  // it: the operand copies at one stage, everything else at one later
+  // stage (the distance is how far ahead the copies run, plus one ring
+  // slot); the statements that are not operand copies in program order,
+  // the copies anywhere among them.
+  // Without a written order the copies of a later iteration are issued
+  // first, then the rest of the body in program order.
+  SmallVector<int64_t> orderOf(ops.size());
+  int64_t next = 0;
+  for (bool producers : {true, false})
+    for (auto [index, op] : llvm::enumerate(ops))
+      if (isProducer(op) == producers)
+        orderOf[index] = next++;
+  if (written.any()) {
+    for (Operation *op : ops)
+      if (written.unit(op) < 0)
+        return op->emitError("this op of a T.Pipelined loop with a written "
+                             "`order`/`stage` belongs to no statement");
+    if (written.stage) {
+      std::optional<int64_t> copyStage, restStage;
+      Operation *copyAt = nullptr, *restAt = nullptr;
+      for (Operation *op : ops) {
+        int64_t st = (*written.stage)[written.unit(op)];
+        std::optional<int64_t> &seen = isProducer(op) ? copyStage : restStage;
+        Operation *&where = isProducer(op) ? copyAt : restAt;
+        if (seen && *seen != st) {
+          InFlightDiagnostic diag =
+              loop.emitError()
+              << "T.Pipelined `stage`: tilec's pipeline runs the loop's "
+              << (isProducer(op) ? "operand copies" : "other statements")
+              << " at one stage, but this loop gives them " << *seen
+              << " and " << st;
+          diag.attachNote(where->getLoc()) << "stage " << *seen;
+          diag.attachNote(op->getLoc()) << "stage " << st;
+          return diag;
+        }
+        seen = st;
+        where = op;
+      }
+      if (*restStage < *copyStage) {
+        InFlightDiagnostic diag =
+            loop.emitError()
+            << "T.Pipelined `stage`: the operand copies (stage " << *copyStage
+            << ") must not run after the statements that read them (stage "
+            << *restStage << ")";
+        diag.attachNote(copyAt->getLoc()) << "this copy";
+        return diag;
+      }
+      stages = *restStage - *copyStage + 1;
+      if (stages < 2)
+        return std::string();
+      loop.setNumStages(stages);
+    }
+    if (written.order) {
+      Operation *prev = nullptr;
+      int64_t prevOrder = -1;
+      for (auto [index, op] : llvm::enumerate(ops)) {
+        orderOf[index] = (*written.order)[written.unit(op)];
+        if (isProducer(op))
+          continue;
+        if (prev && orderOf[index] < prevOrder &&
+            written.unit(op) != written.unit(prev)) {
+          InFlightDiagnostic diag =
+              loop.emitError()
+              << "T.Pipelined `order`: tilec keeps the statements that are "
+                 "not operand copies in program order, but this order puts "
+                 "one before an earlier one";
+          diag.attachNote(op->getLoc()) << "ordered " << orderOf[index];
+          diag.attachNote(prev->getLoc()) << "ordered " << prevOrder;
+          return diag;
+        }
+        prev = op;
+        prevOrder = orderOf[index];
+      }
+    }
+  }
+
   // The extra slots must fit next to every other shared buffer of the
   // kernel: fewer stages (down to 2) rather than a kernel that cannot
   // launch.
@@ -208,7 +332,7 @@ void planLoop(tile::PipelinedOp loop, int64_t maxSharedBytes) {
           << " bytes of shared memory a block may use";
       if (fits < 2) {
         diag << "; the loop runs without a pipeline";
-        return;
+        return std::string();
       }
       diag << "; using " << fits;
       stages = fits;
@@ -217,16 +341,13 @@ void planLoop(tile::PipelinedOp loop, int64_t maxSharedBytes) {
     }
   }
   Builder b(loop.getContext());
-  // Stages go on the ops with effects; pure ones are recomputed wherever
-  // their values are needed.
-  llvm::erase_if(ops, [](Operation *op) { return isPureOp(op); });
   for (auto [index, op] : llvm::enumerate(ops)) {
-    bool producer = llvm::is_contained(copies, dyn_cast<tile::CopyOp>(op));
-    op->setAttr(kStage, b.getI64IntegerAttr(producer ? 0 : stages - 1));
-    op->setAttr(kOrder, b.getI64IntegerAttr(int64_t(index)));
+    op->setAttr(kStage, b.getI64IntegerAttr(isProducer(op) ? 0 : stages - 1));
+    op->setAttr(kOrder, b.getI64IntegerAttr(orderOf[index]));
   }
   for (Operation *ring : rings)
     ring->setAttr(kNumStages, b.getI64IntegerAttr(stages));
+  return std::string();
 }
 
 /// Recomputes `value` (defined in `loop`'s body from its induction variable
@@ -300,8 +421,10 @@ public:
     for (int64_t s = 0; s + 1 < stages; ++s)
       async |= issueGroup(b, cst(b, s), cst(b, s));
 
+    // The carried-fragment main loop issues the copies first; a written
+    // `order` that puts them after the gemm gets the plain schedule.
     tile::GemmOp single = singleGemm();
-    if (single && async) {
+    if (single && async && orderOf(single) > firstCopyOrder()) {
       if (failed(steadyWithCarriedFragments(b, single, n, issueGroup)))
         return failure();
     } else {
@@ -313,9 +436,19 @@ public:
       if (async)
         NVVM::CpAsyncWaitGroupOp::create(lb2, loc, stages - 2);
       gpu::BarrierOp::create(lb2, loc);
-      Value ahead = arith::AddIOp::create(lb2, loc, j, cst(lb2, stages - 1));
-      issueGroup(lb2, ahead,
-                 arith::RemUIOp::create(lb2, loc, ahead, cst(lb2, stages)));
+      // The copies of iteration j + S - 1 go where `tile.order` puts the
+      // first of them among the other ops (first, unless an order was
+      // written): they fill the slot of iteration j - 1, which no op of
+      // iteration j reads, so any position is safe.
+      bool issued = false;
+      auto issueAhead = [&] {
+        Value ahead =
+            arith::AddIOp::create(lb2, loc, j, cst(lb2, stages - 1));
+        issueGroup(lb2, ahead,
+                   arith::RemUIOp::create(lb2, loc, ahead, cst(lb2, stages)));
+        issued = true;
+      };
+      int64_t firstCopy = firstCopyOrder();
       Value stage = arith::RemUIOp::create(lb2, loc, j, cst(lb2, stages));
       IRMapping map;
       map.map(loop.getInductionVar(), ivOf(lb2, j));
@@ -327,9 +460,20 @@ public:
             return !isProducer(op) && !isPureOp(&op) &&
                    !isa<tile::GemmOp, tile::BarrierOp>(op);
           });
+      // Issued before the first op whose next ordered op (itself, or the
+      // one a barrier precedes) comes after the copies.
+      auto nextOrderAfterCopies = [&](Operation *op) {
+        for (; op && !op->hasTrait<OpTrait::IsTerminator>();
+             op = op->getNextNode())
+          if (op->hasAttr(kOrder) && !isProducer(*op))
+            return orderOf(op) > firstCopy;
+        return true;
+      };
       for (Operation &op : loop.getBody()->without_terminator()) {
         if (isProducer(op) || (!keepBarriers && isa<tile::BarrierOp>(op)))
           continue;
+        if (!issued && nextOrderAfterCopies(&op))
+          issueAhead();
         if (auto gemmOp = dyn_cast<tile::GemmOp>(op)) {
           if (failed(simt::emitGemm(kernel, lb2, gemmOp,
                                     slot(gemmOp.getA(), stage),
@@ -339,6 +483,8 @@ public:
         }
         lb2.clone(op, map);
       }
+      if (!issued)
+        issueAhead();
     }
     if (async)
       NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
@@ -350,6 +496,17 @@ public:
   }
 
 private:
+  static int64_t orderOf(Operation *op) {
+    return op->getAttrOfType<IntegerAttr>(kOrder).getInt();
+  }
+  /// The earliest `tile.order` among the operand copies.
+  int64_t firstCopyOrder() {
+    int64_t first = std::numeric_limits<int64_t>::max();
+    for (tile::CopyOp copy : copies)
+      first = std::min(first, orderOf(copy));
+    return first;
+  }
+
   bool isProducer(Operation &op) {
     auto copy = dyn_cast<tile::CopyOp>(op);
     return copy && llvm::is_contained(copies, copy);
@@ -509,17 +666,19 @@ private:
 
 } // namespace
 
-void gemm::planPipelines(Operation *root, int64_t maxSharedBytes) {
-  root->walk([&](tile::PipelinedOp loop) {
-    // A hand-written schedule is not applied yet; say so where it is
-    // written rather than drop it silently.
-    if (loop.getOrder() || loop.getStage())
-      loop.emitWarning("`order` and `stage` of T.Pipelined are not applied "
-                       "yet: tilec issues the loop's operand copies "
-                       "num_stages - 1 iterations ahead and runs the rest "
-                       "of the body in order");
-    planLoop(loop, maxSharedBytes);
+LogicalResult gemm::planPipelines(Operation *root, int64_t maxSharedBytes) {
+  WalkResult walk = root->walk([&](tile::PipelinedOp loop) {
+    FailureOr<std::string> why = planLoop(loop, maxSharedBytes);
+    if (failed(why))
+      return WalkResult::interrupt();
+    // A written schedule that cannot be run is never dropped silently.
+    if (!why->empty() && WrittenSchedule(loop).any())
+      loop.emitWarning() << "T.Pipelined: the written `order`/`stage` "
+                            "cannot be applied because "
+                         << *why << "; the loop runs without a pipeline";
+    return WalkResult::advance();
   });
+  return failure(walk.wasInterrupted());
 }
 
 LogicalResult simt::pipelineGemmLoops(KernelLowering &kernel) {

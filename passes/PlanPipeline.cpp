@@ -24,7 +24,16 @@ namespace {
 struct TilePlanPipeline : tilec::impl::TilePlanPipelineBase<TilePlanPipeline> {
   using TilePlanPipelineBase::TilePlanPipelineBase;
   void runOnOperation() override {
-    gemm::planPipelines(getOperation(), maxSharedBytes);
+    bool any = false;
+    getOperation()->walk([&](tile::PipelinedOp) { any = true; });
+    if (!any)
+      return;
+    const TargetInfo *target = tile::requireTarget(getOperation());
+    if (!target)
+      return signalPassFailure();
+    if (failed(gemm::planPipelines(getOperation(),
+                                   target->maxSharedMemoryPerBlock())))
+      signalPassFailure();
   }
 };
 } // namespace

@@ -57,12 +57,17 @@ struct TilePlanShared : tilec::impl::TilePlanSharedBase<TilePlanShared> {
       if (func.isKernel())
         kernels.push_back(func);
     });
+    if (kernels.empty())
+      return;
+    const TargetInfo *target = tile::requireTarget(getOperation());
+    if (!target)
+      return signalPassFailure();
     for (gpu::GPUFuncOp kernel : kernels)
-      if (failed(plan(kernel)))
+      if (failed(plan(kernel, target->maxSharedMemoryPerBlock())))
         return signalPassFailure();
   }
 
-  LogicalResult plan(gpu::GPUFuncOp kernel) {
+  LogicalResult plan(gpu::GPUFuncOp kernel, int64_t maxBytes) {
     SmallVector<tile::AllocOp> buffers;
     kernel.walk([&](tile::AllocOp alloc) {
       if (tile::getMemorySpace(alloc.getType()) == tile::MemorySpace::shared)
@@ -84,7 +89,7 @@ struct TilePlanShared : tilec::impl::TilePlanSharedBase<TilePlanShared> {
                                 << "kernel '" << kernel.getName() << "' needs "
                                 << total
                                 << " bytes of shared memory, more than the "
-                                << int64_t(maxBytes) << " a block may use";
+                                << maxBytes << " a block may use";
       for (tile::AllocOp alloc : buffers)
       {
         Diagnostic &note = diag.attachNote(alloc.getLoc());

@@ -40,6 +40,29 @@ void TileDialect::registerAttributes() {
 
 LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attr) {
+  if (attr.getName() == kTargetAttrName) {
+    if (!isa<TargetAttr>(attr.getValue()))
+      return op->emitError() << "'" << kTargetAttrName
+                             << "' must be a #tile.target, got "
+                             << attr.getValue();
+    if (!isa<ModuleOp>(op))
+      return op->emitError() << "'" << kTargetAttrName
+                             << "' belongs on the builtin module, not on '"
+                             << op->getName() << "'";
+    return success();
+  }
+  if (attr.getName() == MmaAttr::getAttrName()) {
+    if (!isa<MmaAttr>(attr.getValue()))
+      return op->emitError() << "'" << MmaAttr::getAttrName()
+                             << "' must be a #tile.mma, got "
+                             << attr.getValue();
+    if (op->getName().getStringRef() != "tile.gemm")
+      return op->emitError() << "'" << MmaAttr::getAttrName()
+                             << "' records the instruction of a tile.gemm, "
+                                "not of '"
+                             << op->getName() << "'";
+    return success();
+  }
   // Other `tile.*` discardable attributes are left to the passes that write
   // them (decisions recorded for later passes).
   if (attr.getName() != getKernelFuncAttrName())
@@ -53,6 +76,62 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                            << "' marks kernel functions, but is attached to '"
                            << op->getName() << "'";
   return success();
+}
+
+LogicalResult TargetAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                 StringRef chip) {
+  if (tilec::TargetInfo::lookup(chip))
+    return success();
+  InFlightDiagnostic diag = emitError() << "unknown target chip '" << chip
+                                        << "'; tilec supports";
+  for (StringRef known : tilec::TargetInfo::supportedChips())
+    diag << " " << known;
+  return diag;
+}
+
+LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              MmaKind kind, StringRef instruction, int64_t m,
+                              int64_t n, int64_t k, int64_t warpsM,
+                              int64_t warpsN, OperandSource a, OperandSource b,
+                              int64_t kPack) {
+  if (instruction.empty())
+    return emitError() << "#tile.mma needs the instruction's op name";
+  if (m < 1 || n < 1 || k < 1)
+    return emitError() << "#tile.mma shape must be positive, got [" << m
+                       << ", " << n << ", " << k << "]";
+  if (warpsM < 1 || warpsN < 1)
+    return emitError() << "#tile.mma warps must be positive, got [" << warpsM
+                       << ", " << warpsN << "]";
+  if (kPack != 1 && (kind != MmaKind::mfma || kPack != 2))
+    return emitError() << "#tile.mma k_pack is 1, or 2 on the mfma kind; got "
+                       << kPack;
+  if (b == OperandSource::registers)
+    return emitError() << "#tile.mma: B is read from shared memory on every "
+                          "kind";
+  if (a == OperandSource::registers && kind == MmaKind::mfma)
+    return emitError() << "#tile.mma: the mfma kind reads A from shared "
+                          "memory";
+  return success();
+}
+
+const tilec::TargetInfo &TargetAttr::getInfo() const {
+  return *tilec::TargetInfo::lookup(getChip());
+}
+
+TargetAttr tilec::tile::lookupTarget(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (auto target = op->getAttrOfType<TargetAttr>(kTargetAttrName))
+      return target;
+  return {};
+}
+
+const tilec::TargetInfo *tilec::tile::requireTarget(Operation *op) {
+  if (TargetAttr target = lookupTarget(op))
+    return &target.getInfo();
+  op->emitError() << "no target chip: the module has no '" << kTargetAttrName
+                  << "' attribute (tilec sets it from --target; with "
+                     "tilec-opt run -tile-set-target=chip=NAME first)";
+  return nullptr;
 }
 
 std::optional<MemorySpace> tilec::tile::getMemorySpace(MemRefType type) {

@@ -93,6 +93,8 @@ FailureOr<Value> Elaborator::callBuiltin(StringRef name, CallArgs &args) {
       name == "tilelang.autotuner.autotune" || name == "T.prim_func" ||
       name == "T.macro")
     return Value::builtin(name.str()); // a configured decorator
+  if (name == "T.const" || name == "T.empty")
+    return callEagerPrimitive(name, args);
   if (name.starts_with("T."))
     return callPrimitive(name, args);
   error(args.range, "`" + name + "` is not available in .tile files");

@@ -135,7 +135,11 @@ OwningOpRef<ModuleOp> Elaborator::run() {
       ModuleOp::create(FileLineColLoc::get(fileName, 1, 1));
   module = *owned;
   module->setAttr("tile.source", fileName);
-  module->setAttr("tile.target", builder.getStringAttr(options.target));
+  // The one place the chip is recorded; every pass and the code emitters
+  // read it from here (the driver has checked the name).
+  if (TargetInfo::lookup(options.target))
+    module->setAttr(tile::kTargetAttrName,
+                    tile::TargetAttr::get(module.getContext(), options.target));
   builder.setInsertionPointToEnd(module.getBody());
 
   Frame top;
@@ -182,13 +186,21 @@ OwningOpRef<ModuleOp> Elaborator::run() {
   for (const auto &[name, text] : options.defines) {
     bool used = llvm::any_of(factories, [&](const auto &f) {
       return llvm::any_of(f.first->getParams(),
-                          [&](const ast::Param &p) { return p.name == name; });
+                          [&](const ast::Param &p) { return p.name == name; }) ||
+             llvm::is_contained(eagerConstNames(*f.first), name);
     });
     if (!used) {
       std::string known;
-      for (const auto &f : factories)
+      for (const auto &f : factories) {
+        std::vector<StringRef> launchArgs;
+        if (isEagerFactory(*f.first))
+          launchArgs = eagerRuntimeParams(*f.first);
         for (const ast::Param &p : f.first->getParams())
-          known += (known.empty() ? "`" : ", `") + p.name.str() + "`";
+          if (!llvm::is_contained(launchArgs, p.name))
+            known += (known.empty() ? "`" : ", `") + p.name.str() + "`";
+        for (const std::string &c : eagerConstNames(*f.first))
+          known += (known.empty() ? "`" : ", `") + c + "`";
+      }
       error(SMLoc(), "-D " + name +
                               " does not name a parameter of any kernel "
                               "factory in this file" +
@@ -255,9 +267,16 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
                         sema::FunctionObject *fn, const InstanceSpec &spec,
                         StringRef name, const CallArgs *given) {
   instanceName = name.str();
+  // An eager-style factory's tensor parameters are launch arguments; its
+  // T.const names take values like parameters (Eager.cpp).
+  bool eagerStyle = isEagerFactory(factory);
+  std::vector<StringRef> runtimeParams;
+  if (eagerStyle)
+    runtimeParams = eagerRuntimeParams(factory);
   for (const auto &[k, v] : spec.params)
     if (!llvm::any_of(factory.getParams(),
-                      [&](const ast::Param &p) { return p.name == k; })) {
+                      [&](const ast::Param &p) { return p.name == k; }) &&
+        !(eagerStyle && llvm::is_contained(eagerConstNames(factory), k))) {
       error(SMLoc(), "--instances: instance `" + name + "` sets `" + k +
                          "`, which is not a parameter of kernel factory `" +
                          factory.getName() + "`");
@@ -269,6 +288,17 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
   llvm::ArrayRef<ast::Param> factoryParams = factory.getParams();
   for (size_t index = 0; index < factoryParams.size(); ++index) {
     const ast::Param &p = factoryParams[index];
+    if (llvm::is_contained(runtimeParams, p.name)) {
+      bool bound = llvm::any_of(spec.params, [&](auto &kv) { return kv.first == p.name; }) ||
+                   llvm::any_of(options.defines, [&](auto &kv) { return kv.first == p.name; });
+      if (bound) {
+        error(SMLoc(), "`" + p.name + "` is a tensor parameter of kernel "
+                           "factory `" + factory.getName() + "`, an argument "
+                           "of the launch function; it takes no -D value");
+        return failure();
+      }
+      continue;
+    }
     // Arguments of a top-level call (`k = matmul(1024, ...)`) come first.
     if (given) {
       const Arg *a = index < given->positional.size() ? &given->positional[index]
@@ -360,7 +390,8 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
   }
   bool savedInstantiating = instantiating;
   instantiating = true;
-  FailureOr<Value> result = callFunction(*fn, args);
+  FailureOr<Value> result =
+      eagerStyle ? traceEager(*fn, args, spec) : callFunction(*fn, args);
   instantiating = savedInstantiating;
   if (failed(result))
     return failure();
@@ -574,7 +605,7 @@ Flow Elaborator::execStmt(const ast::Stmt &stmt, Frame &frame) {
     return execFunctionDef(llvm::cast<ast::FunctionDefStmt>(stmt), frame);
   case K::Return: {
     auto &r = llvm::cast<ast::ReturnStmt>(stmt);
-    if (traced && callDepth == 0) {
+    if (traced && callDepth == 0 && (!eager || kernelDepth > 0)) {
       error(stmt.getRange(), "`return` is not allowed in a @T.prim_func; "
                              "write results into an output tensor");
       return Flow::Error;
@@ -597,7 +628,7 @@ Flow Elaborator::execStmt(const ast::Stmt &stmt, Frame &frame) {
   case K::AnnAssign: {
     auto &a = llvm::cast<ast::AnnAssignStmt>(stmt);
     if (!a.getValue())
-      return Flow::Normal; // a bare declaration binds nothing
+      return execBareAnnotation(a, frame);
     FailureOr<Value> v = eval(*a.getValue(), frame);
     if (failed(v))
       return Flow::Error;
@@ -748,6 +779,8 @@ Flow Elaborator::execFunctionDef(const ast::FunctionDefStmt &def,
       fn->isJit = true;
     else if (name == "tilelang.autotune" || name == "tilelang.autotuner.autotune") {
       fn->isAutotune = true;
+      if (auto *call = llvm::dyn_cast<ast::CallExpr>(d.get()))
+        fn->autotuneDecorator = call;
       if (auto *call = llvm::dyn_cast<ast::CallExpr>(d.get()))
         if (const ast::Keyword *kw = call->findKeyword("configs")) {
           FailureOr<Value> cfg = eval(*kw->value, frame);
@@ -1175,7 +1208,10 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
     frame.scope->bind(vars[k]->getName(),
                       {wrapRuntime(ivs[k], DType::Int32, /*isIndex=*/true),
                        vars[k]->getLoc(), regionDepth, ""});
-  Flow f = execBlock(s.getBody(), frame);
+  bool scheduled = spec.kind == sema::LoopSpec::Pipelined &&
+                   (!spec.order.empty() || !spec.stage.empty());
+  Flow f = scheduled ? execScheduledBody(s, spec, frame)
+                     : execBlock(s.getBody(), frame);
   regionDepth = depth;
   poisonRegionBindings(*frame.scope, depth,
                        ("is defined inside the " + what +
@@ -1191,6 +1227,76 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
     return Flow::Error;
   }
   return f;
+}
+
+/// The body of a T.Pipelined loop with a hand-written `order` / `stage`:
+/// as TileLang counts them, a statement is one that emits code, and each
+/// top-level op it emits is tagged `tile.stmt = N` so tile-plan-pipeline
+/// can look its schedule up; the lists must have one entry per statement
+/// (per group, with `group`).
+Flow Elaborator::execScheduledBody(const ast::ForStmt &s,
+                                   const sema::LoopSpec &spec, Frame &frame) {
+  Block *body = builder.getInsertionBlock();
+  Operation *end = &*builder.getInsertionPoint();
+  int64_t statements = 0;
+  for (const ast::StmtPtr &stmt : s.getBody()) {
+    Operation *before = end->getPrevNode();
+    Flow f = execStmt(*stmt, frame);
+    if (f != Flow::Normal)
+      return f;
+    if (hadError)
+      return Flow::Error;
+    Operation *first = before ? before->getNextNode() : &body->front();
+    if (first == end)
+      continue;
+    for (Operation *op = first; op != end; op = op->getNextNode())
+      op->setAttr("tile.stmt", builder.getI64IntegerAttr(statements));
+    ++statements;
+  }
+  int64_t units = statements;
+  if (!spec.group.empty()) {
+    std::vector<int> seen(statements, 0);
+    for (const std::vector<int64_t> &g : spec.group)
+      for (int64_t i : g) {
+        if (i < 0 || i >= statements) {
+          error(spec.groupRange, "`group` names statement " + Twine(i) +
+                                     " but the loop body has " +
+                                     Twine(statements) + " statements");
+          return Flow::Error;
+        }
+        ++seen[i];
+      }
+    for (int64_t i = 0; i < statements; ++i)
+      if (seen[i] != 1) {
+        error(spec.groupRange,
+              "`group` must name every statement of the loop body once; "
+              "statement " +
+                  Twine(i) + " is named " + Twine(seen[i]) + " times");
+        return Flow::Error;
+      }
+    units = int64_t(spec.group.size());
+  }
+  StringRef unit = spec.group.empty() ? "statement" : "group";
+  for (auto [list, what, range] :
+       {std::tuple{&spec.order, "order", spec.orderRange},
+        std::tuple{&spec.stage, "stage", spec.stageRange}}) {
+    if (list->empty())
+      continue;
+    if (int64_t(list->size()) != units) {
+      error(range, "`" + Twine(what) + "` has " + Twine(list->size()) +
+                       " entries but the loop body has " + Twine(units) + " " +
+                       unit + (units == 1 ? "" : "s"));
+      return Flow::Error;
+    }
+  }
+  for (int64_t v : spec.order)
+    if (v >= units) {
+      error(spec.orderRange, "`order` entry " + Twine(v) +
+                                 " is past the last position, " +
+                                 Twine(units - 1));
+      return Flow::Error;
+    }
+  return Flow::Normal;
 }
 
 //===----------------------------------------------------------------------===//

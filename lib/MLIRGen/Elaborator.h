@@ -13,6 +13,7 @@
 
 #include "tilec/Frontend/AST.h"
 #include "tilec/Frontend/Diagnostics.h"
+#include "tilec/MLIRGen/Autotune.h"
 #include "tilec/MLIRGen/MLIRGen.h"
 #include "tilec/Sema/Objects.h"
 
@@ -81,6 +82,16 @@ std::string closestName(llvm::StringRef name,
 /// "`name` <reason>".
 void poisonRegionBindings(Scope &scope, unsigned depth, llvm::StringRef reason);
 
+/// Eager-style factories (Eager.cpp): a @tilelang.jit factory whose own body
+/// opens `with T.Kernel` is traced as the kernel itself.
+struct EagerTrace;
+bool isEagerFactory(const ast::FunctionDefStmt &factory);
+/// The factory's parameters that are launch arguments (tensors and runtime
+/// scalars), in signature order.
+std::vector<llvm::StringRef> eagerRuntimeParams(const ast::FunctionDefStmt &f);
+/// The names the factory declares with `T.const("...")` string literals.
+std::vector<std::string> eagerConstNames(const ast::FunctionDefStmt &f);
+
 /// How a statement ended.
 enum class Flow { Normal, Break, Continue, Return, Error };
 
@@ -136,6 +147,8 @@ public:
   Elaborator(const ast::Module &module, mlir::MLIRContext &context,
              DiagnosticEngine &diag, const MLIRGenOptions &options);
   mlir::OwningOpRef<mlir::ModuleOp> run();
+  /// The search spaces of the autotune factories (Autotune.cpp).
+  mlir::LogicalResult listAutotune(std::vector<AutotuneSpace> &out);
 
   //===--------------------------------------------------------------------===//
   // Diagnostics and locations
@@ -162,6 +175,8 @@ public:
   Flow execAssert(const ast::AssertStmt &s, Frame &frame);
   Flow execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
                       Frame &frame);
+  Flow execScheduledBody(const ast::ForStmt &s, const sema::LoopSpec &spec,
+                         Frame &frame);
   mlir::LogicalResult assignTo(const ast::Expr &target, const Value &value,
                                llvm::SMRange valueRange, Frame &frame);
   mlir::LogicalResult countStep(llvm::SMRange range);
@@ -180,6 +195,21 @@ public:
                                   const InstanceSpec &spec,
                                   llvm::StringRef instanceName,
                                   const CallArgs *given = nullptr);
+
+  //===--------------------------------------------------------------------===//
+  // Eager-style factories (Eager.cpp)
+  //===--------------------------------------------------------------------===//
+  mlir::FailureOr<Value> traceEager(sema::FunctionObject &fn, CallArgs &args,
+                                    const InstanceSpec &spec);
+  /// `A: T.Tensor(...)` without a value: declares an eager factory's tensor
+  /// parameter; anywhere else a bare annotation binds nothing.
+  Flow execBareAnnotation(const ast::AnnAssignStmt &s, Frame &frame);
+  /// T.const and T.empty.
+  mlir::FailureOr<Value> callEagerPrimitive(llvm::StringRef name,
+                                            CallArgs &args);
+  mlir::LogicalResult declareEagerParam(llvm::StringRef name, const Value &ann,
+                                        llvm::SMRange annRange, Frame &frame);
+  mlir::Value eagerSymbolArg(sema::SymbolObject &sym, llvm::SMLoc at);
 
   //===--------------------------------------------------------------------===//
   // Expressions (Expressions.cpp)
@@ -264,6 +294,8 @@ public:
 
   /// Non-null while a prim_func is traced.
   TracedFunction *traced = nullptr;
+  /// Non-null while an eager-style factory's body is traced.
+  EagerTrace *eager = nullptr;
   /// Number of tile.kernel regions around the insertion point.
   unsigned kernelDepth = 0;
   /// Number of device loops/branches around the insertion point.

@@ -1185,6 +1185,17 @@ FailureOr<Value> Elaborator::evalAttribute(const ast::AttributeExpr &e,
                                   "` (expected Square, FullRow or FullCol)");
       return failure();
     }
+    // @tilelang.autotune(supply_type=...): the runner's input distribution.
+    if (base->getBuiltin() == "tilelang.TensorSupplyType") {
+      if (llvm::is_contained({"Auto", "Integer", "Uniform", "Normal", "Randn",
+                              "Zero", "One"},
+                             attr))
+        return Value::enumMember("tilelang.TensorSupplyType", attr.str());
+      error(e.getAttrRange(), "`tilelang.TensorSupplyType` has no member `" +
+                                  attr + "` (expected Auto, Integer, Uniform, "
+                                         "Normal, Randn, Zero or One)");
+      return failure();
+    }
     if (base->getBuiltin() == "T") {
       if (std::optional<DType> dt = DType::parse(attr))
         return Value::dtype(*dt);

@@ -16,6 +16,7 @@ namespace tilec::mlirgen {
 static const StringRef kLanguage[] = {
     // kernels, types, symbols
     "prim_func", "macro", "Kernel", "Tensor", "Buffer", "dynamic", "symbolic",
+    "const", "empty", // eager-style factories
     "ceildiv", "get_thread_binding", "get_block_binding", "GemmWarpPolicy",
     // memory and movement
     "alloc_shared", "alloc_fragment", "alloc_local", "alloc_var",
@@ -50,7 +51,7 @@ static const StringRef kNotYet[] = {
     "StridedTensor", "view", "reshape", "annotate_l2_hit_ratio"};
 
 static const StringRef kTilelang[] = {"jit", "autotune", "language", "layout",
-                                      "autotuner"};
+                                      "autotuner", "TensorSupplyType"};
 static const StringRef kMath[] = {"log2", "log", "log10", "exp", "exp2",
                                   "sqrt", "tanh", "sin", "cos", "pow",
                                   "ceil", "floor", "trunc", "gcd", "prod",

@@ -1002,10 +1002,37 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         }
         return success();
       };
-      if ((*b)[3] && !(*b)[3]->value.isNone() && failed(ints(*(*b)[3], spec->order)))
-        return failure();
-      if ((*b)[4] && !(*b)[4]->value.isNone() && failed(ints(*(*b)[4], spec->stage)))
-        return failure();
+      if ((*b)[3] && !(*b)[3]->value.isNone()) {
+        if (failed(ints(*(*b)[3], spec->order)))
+          return failure();
+        spec->orderRange = (*b)[3]->range;
+      }
+      if ((*b)[4] && !(*b)[4]->value.isNone()) {
+        if (failed(ints(*(*b)[4], spec->stage)))
+          return failure();
+        spec->stageRange = (*b)[4]->range;
+      }
+      // TileLang's schedules: `order` a permutation of the statement (or
+      // group) positions, `stage` non-negative. Its warp-specialized form
+      // marks statements with -1; tilec has no such schedule yet.
+      for (auto [list, what, range] :
+           {std::tuple{&spec->order, "order", spec->orderRange},
+            std::tuple{&spec->stage, "stage", spec->stageRange}})
+        for (int64_t v : *list)
+          if (v < 0) {
+            error(range, "negative `" + Twine(what) + "` entry " + Twine(v) +
+                             " (TileLang's warp-specialized schedules) is "
+                             "not supported");
+            return failure();
+          }
+      for (size_t i = 0; i < spec->order.size(); ++i)
+        for (size_t j = 0; j < i; ++j)
+          if (spec->order[i] == spec->order[j]) {
+            error(spec->orderRange,
+                  "duplicate entry " + Twine(spec->order[i]) +
+                      " in `order`: each statement needs its own position");
+            return failure();
+          }
       if (!spec->order.empty() && !spec->stage.empty() &&
           spec->order.size() != spec->stage.size()) {
         error(args.range, "`order` has " + Twine(spec->order.size()) +
@@ -1014,6 +1041,7 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         return failure();
       }
       if ((*b)[6] && !(*b)[6]->value.isNone()) {
+        spec->groupRange = (*b)[6]->range;
         if (!(*b)[6]->value.isSequence()) {
           error((*b)[6]->range, "`group` must be a list of lists of integers");
           return failure();

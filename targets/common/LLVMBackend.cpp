@@ -11,6 +11,8 @@
 
 #include "CodegenImpl.h"
 
+#include "tilec/Dialect/TileDialect.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 
@@ -56,10 +58,22 @@ std::unique_ptr<TargetInfo> detail::getTargetInfo(mlir::ModuleOp module,
                                                   const CodegenOptions &options,
                                                   std::optional<Vendor> vendor,
                                                   llvm::StringRef what) {
-  std::unique_ptr<TargetInfo> target = TargetInfo::get(options.chip);
+  // The module's #tile.target is the decision; options.chip, when given,
+  // must agree with it (the lowering chose instructions for that chip).
+  std::string chip = options.chip;
+  if (tile::TargetAttr recorded = tile::lookupTarget(module)) {
+    if (!chip.empty() && chip != recorded.getChip()) {
+      mlir::emitError(module.getLoc())
+          << "the module was lowered for '" << recorded.getChip()
+          << "', not for '" << chip << "'";
+      return nullptr;
+    }
+    chip = recorded.getChip().str();
+  }
+  std::unique_ptr<TargetInfo> target = TargetInfo::get(chip);
   if (!target) {
     mlir::InFlightDiagnostic diag = mlir::emitError(module.getLoc())
-                                    << "unknown target chip '" << options.chip
+                                    << "unknown target chip '" << chip
                                     << "'; supported:";
     for (llvm::StringRef chip : TargetInfo::supportedChips())
       diag << " " << chip;

@@ -15,6 +15,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <vector>
+
 using namespace tilec;
 using llvm::ArrayRef;
 using llvm::StringRef;
@@ -29,7 +31,10 @@ constexpr unsigned kKiB = 1024;
 // mma.sync (sm_80): one warp, operands in registers. The shape is an
 // attribute of nvvm.mma.sync, so all entries share the op name.
 #define MMA_SYNC(M, N, K, A, B, C)                                             \
-  MMAInstruction { "nvvm.mma.sync", M, N, K, 0, ET::A, ET::B, ET::C, 32, false }
+  MMAInstruction {                                                             \
+    MMAKind::WarpSync, "nvvm.mma.sync", M, N, K, 0, ET::A, ET::B, ET::C, 32,   \
+        false                                                                  \
+  }
 const MMAInstruction kAmpereMMA[] = {
     MMA_SYNC(16, 8, 16, F16, F16, F32),   MMA_SYNC(16, 8, 16, F16, F16, F16),
     MMA_SYNC(16, 8, 16, BF16, BF16, F32), MMA_SYNC(16, 8, 8, TF32, TF32, F32),
@@ -41,7 +46,8 @@ const MMAInstruction kAmpereMMA[] = {
 // the conservative step there).
 #define WGMMA(K, NSTEP, A, B, C)                                               \
   MMAInstruction {                                                             \
-    "nvvm.wgmma.mma_async", 64, 256, K, NSTEP, ET::A, ET::B, ET::C, 128, true  \
+    MMAKind::Warpgroup, "nvvm.wgmma.mma_async", 64, 256, K, NSTEP, ET::A,      \
+        ET::B, ET::C, 128, true                                                \
   }
 const MMAInstruction kHopperMMA[] = {
     MMA_SYNC(16, 8, 16, F16, F16, F32),   MMA_SYNC(16, 8, 16, F16, F16, F16),
@@ -60,7 +66,8 @@ const MMAInstruction kHopperMMA[] = {
 // and type is its own intrinsic, hence its own ROCDL op.
 #define MFMA(NAME, M, N, K, A, B, C)                                           \
   MMAInstruction {                                                             \
-    "rocdl.mfma." NAME, M, N, K, 0, ET::A, ET::B, ET::C, 64, false             \
+    MMAKind::Wave, "rocdl.mfma." NAME, M, N, K, 0, ET::A, ET::B, ET::C, 64,    \
+        false                                                                  \
   }
 const MMAInstruction kCDNA2MMA[] = {
     MFMA("f32.32x32x8f16", 32, 32, 8, F16, F16, F32),
@@ -164,6 +171,7 @@ public:
 
   StringRef chip() const override { return desc.name; }
   bool isNVIDIA() const override { return desc.nvidia; }
+  bool hasDeviceAssert() const override { return desc.nvidia; }
   StringRef llvmTriple() const override {
     return desc.nvidia ? "nvptx64-nvidia-cuda" : "amdgcn-amd-amdhsa";
   }
@@ -218,6 +226,21 @@ std::unique_ptr<TargetInfo> TargetInfo::get(StringRef chip) {
   for (const ChipDesc &desc : kChips)
     if (desc.name == chip)
       return std::make_unique<ChipTargetInfo>(desc);
+  return nullptr;
+}
+
+const TargetInfo *TargetInfo::lookup(StringRef chip) {
+  // One instance per table entry, made on first use; a function-local static
+  // is initialized once even when passes run on several threads.
+  static const std::vector<std::unique_ptr<TargetInfo>> all = [] {
+    std::vector<std::unique_ptr<TargetInfo>> infos;
+    for (const ChipDesc &desc : kChips)
+      infos.push_back(std::make_unique<ChipTargetInfo>(desc));
+    return infos;
+  }();
+  for (const std::unique_ptr<TargetInfo> &info : all)
+    if (info->chip() == chip)
+      return info.get();
   return nullptr;
 }
 

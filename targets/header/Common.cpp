@@ -221,7 +221,7 @@ void writeFunctionDoc(Writer &w, const Function &function,
     std::string what;
     switch (param.kind) {
     case Param::Kind::Tensor:
-      what = "not null";
+      what = param.output ? "output (T.empty), not null" : "not null";
       if (param.alignment > 1)
         what += ", " + std::to_string(param.alignment) + "-byte aligned";
       break;

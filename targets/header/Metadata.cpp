@@ -160,6 +160,10 @@ Json functionJson(const Function &function) {
     if (param.kind == Param::Kind::Tensor) {
       q["shape"] = param.shape;
       q["alignment"] = param.alignment;
+      // Written only when set, so that files without outputs read back
+      // byte-identical.
+      if (param.output)
+        q["output"] = true;
     }
     if (param.kind == Param::Kind::Symbol)
       symbols.push_back(param.name);
@@ -176,6 +180,12 @@ Json functionJson(const Function &function) {
   for (const KernelLaunch &kernel : function.kernels)
     kernels.push_back(kernelJson(function, kernel));
   j["kernels"] = std::move(kernels);
+  if (!function.bindings.empty()) {
+    Json bindings = Json::object();
+    for (const auto &[name, value] : function.bindings)
+      bindings[name] = Json::parse(value, nullptr, /*allow_exceptions=*/false);
+    j["bindings"] = std::move(bindings);
+  }
   return j;
 }
 
@@ -268,6 +278,7 @@ Function parseFunction(const Json &j) {
     param.dtype = get<std::string>(q, "dtype");
     param.shape = getOr<std::vector<std::string>>(q, "shape", {});
     param.alignment = getOr<unsigned>(q, "alignment", 16);
+    param.output = getOr<bool>(q, "output", false);
     function.params.push_back(std::move(param));
   }
   for (const Json &c : getOr<Json>(j, "checks", Json::array()))
@@ -275,6 +286,9 @@ Function parseFunction(const Json &j) {
         {get<std::string>(c, "symbol"), get<std::string>(c, "condition")});
   for (const Json &k : at(j, "kernels"))
     function.kernels.push_back(parseKernel(k));
+  Json bindings = getOr<Json>(j, "bindings", Json::object());
+  for (const auto &[name, value] : bindings.items())
+    function.bindings.push_back({name, value.dump()});
   return function;
 }
 

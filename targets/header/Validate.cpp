@@ -146,6 +146,8 @@ std::string checkFunction(const Function &function, Flavor flavor) {
   }
   for (const Param &param : function.params) {
     std::string what = "parameter `" + param.name + "`: ";
+    if (param.output && param.kind != Param::Kind::Tensor)
+      return what + "only a tensor can be an output";
     if (param.kind == Param::Kind::Symbol)
       continue;
     if (!lookupDType(param.dtype))

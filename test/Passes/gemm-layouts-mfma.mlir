@@ -2,10 +2,8 @@
 // split and the instruction on the gemm, the transposed MFMA accumulator on
 // its fragment, the swizzle of each shared operand; and the located errors.
 // Both CDNA chips have the same f16/bf16 instructions, hence one prefix.
-// RUN: tilec-opt %s -split-input-file -tile-infer-layouts="chip=gfx942 warp-size=64" -verify-diagnostics | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-infer-layouts="chip=gfx90a warp-size=64" -verify-diagnostics | FileCheck %s
-// RUN: not tilec-opt %s -split-input-file -tile-infer-layouts="chip=gfx942 warp-size=32" 2>&1 | FileCheck %s --check-prefix=WAVE32
-// WAVE32: error: T.gemm on the MFMA path needs waves of 64 lanes, the warp size is 32
+// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=gfx942 -tile-infer-layouts -verify-diagnostics | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=gfx90a -tile-infer-layouts -verify-diagnostics | FileCheck %s
 
 // gemm_relu's block: 128x128x32 f16 over 128 threads = 2 waves. 32x32x8
 // tiles, Square split 2x1 (64x128 per wave: 2 x 4 tiles, 128 registers);
@@ -19,7 +17,7 @@
 // CHECK: tile.alloc "A_shared" {shared_layout = {swizzle = "64B", xor = array<i32: 2, 3, 3>}}
 // CHECK: tile.alloc "B_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 4>}}
 // CHECK: tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>, array<i32: 64, 0>], warp = [array<i32: 32, 0>]}}
-// CHECK: tile.gemm {{.*}} {mfma = {instruction = "rocdl.mfma.f32.32x32x8f16", k_pack = 2 : i64, shape = array<i64: 32, 32, 8>}, warp_partition = array<i64: 2, 1>}
+// CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.32x32x8f16", shape = [32, 32, 8], warps = [2, 1], a = shared, b = shared, k_pack = 2>}
 // CHECK: tile.parallel {{.*}}loop_layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>, array<i32: 64, 0>], warp = [array<i32: 32, 0>]}
 func.func @relu(%A: memref<128x32xf16>, %B: memref<32x128xf16>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
@@ -47,7 +45,7 @@ func.func @relu(%A: memref<128x32xf16>, %B: memref<32x128xf16>) attributes {tile
 // 64x64 (2 x 2 tiles, 64 registers).
 // CHECK-LABEL: func.func @bf16_256
 // CHECK: tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 64>, array<i32: 64, 0>], warp = [array<i32: 32, 0>, array<i32: 0, 32>]}}
-// CHECK: tile.gemm {{.*}} {mfma = {instruction = "rocdl.mfma.f32.32x32x8bf16.1k", k_pack = 2 : i64, shape = array<i64: 32, 32, 8>}, warp_partition = array<i64: 2, 2>}
+// CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.32x32x8bf16.1k", shape = [32, 32, 8], warps = [2, 2], a = shared, b = shared, k_pack = 2>}
 func.func @bf16_256() attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(256) {
@@ -67,7 +65,7 @@ func.func @bf16_256() attributes {tile.kernel} {
 // packing; B stored N x K (transpose_B).
 // CHECK-LABEL: func.func @narrow
 // CHECK: tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 0, 4>, array<i32: 0, 8>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 16>, array<i32: 0, 32>], warp = []}}
-// CHECK: tile.gemm {{.*}} {mfma = {instruction = "rocdl.mfma.f32.16x16x16f16", k_pack = 1 : i64, shape = array<i64: 16, 16, 16>}, warp_partition = array<i64: 1, 1>}
+// CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.16x16x16f16", shape = [16, 16, 16], warps = [1, 1], a = shared, b = shared>}
 func.func @narrow() attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {

@@ -1,7 +1,7 @@
 // tile-infer-layouts on T.gemm (the mma.sync path): the warp split on the
 // gemm, the mma accumulator layout on its fragment, the swizzle of each
 // shared operand; and the located errors for what the path cannot do.
-// RUN: tilec-opt %s -split-input-file -tile-infer-layouts -verify-diagnostics | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=sm_90a -tile-infer-layouts -verify-diagnostics | FileCheck %s
 
 // 64x64 tile, 4 warps, Square: 2x2 warps of 32x32 (2 m16 x 4 n8 tiles, 32
 // registers per thread). A_shared has 64-byte rows (64B swizzle: chunk
@@ -11,7 +11,7 @@
 // CHECK: tile.alloc "A_shared" {shared_layout = {swizzle = "64B", xor = array<i32: 2, 3, 3>}}
 // CHECK: tile.alloc "B_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 3>}}
 // CHECK: tile.alloc "C" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 32, 0>], warp = [array<i32: 16, 0>, array<i32: 0, 8>]}}
-// CHECK: tile.gemm {{.*}} {warp_partition = array<i64: 2, 2>}
+// CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [2, 2], a = shared, b = shared>}
 // CHECK: tile.parallel {{.*}}loop_layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 32, 0>], warp = [array<i32: 16, 0>, array<i32: 0, 8>]}
 func.func @gemm64(%A: memref<64x32xf16>, %B: memref<32x64xf16>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
@@ -89,7 +89,7 @@ func.func @f32_inputs() attributes {tile.kernel} {
 // per thread.
 // CHECK-LABEL: func.func @narrow
 // CHECK: tile.alloc "C" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>], warp = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>]}}
-// CHECK: tile.gemm {{.*}} {warp_partition = array<i64: 1, 8>}
+// CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [1, 8], a = shared, b = shared>}
 func.func @narrow() attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(256) {
@@ -111,7 +111,7 @@ func.func @narrow() attributes {tile.kernel} {
 // CHECK: tile.alloc "Q_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 3>}}
 // CHECK: tile.alloc "K_shared" {shared_layout = {swizzle = "128B", xor = array<i32: 3, 3, 3>}}
 // CHECK: tile.alloc "acc_s" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 32, 0>], warp = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>]}}
-// CHECK: tile.gemm {{.*}} {warp_partition = array<i64: 1, 8>}
+// CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [1, 8], a = shared, b = shared>}
 func.func @full_col_one_n8(%Q: memref<64x64xf16>, %K: memref<64x64xf16>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
@@ -136,8 +136,8 @@ func.func @full_col_one_n8(%Q: memref<64x64xf16>, %K: memref<64x64xf16>) attribu
 // CHECK: tile.alloc "S" {layout = [[ACC:\{lane = \[array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>\], register = \[array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>\], warp = \[array<i32: 16, 0>, array<i32: 32, 0>\]\}]]}
 // CHECK: tile.alloc "P" {layout = [[ACC]]}
 // CHECK: tile.alloc "V_shared" {shared_layout = {swizzle = "128B"
-// CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {warp_partition = array<i64: 4, 1>}
-// CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {warp_partition = array<i64: 4, 1>}
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [4, 1], a = shared, b = shared>}
+// CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [4, 1], a = registers, b = shared>}
 func.func @p_times_v(%Q: memref<64x64xf16>, %K: memref<64x64xf16>, %V: memref<64x64xf16>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index

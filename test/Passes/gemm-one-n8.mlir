@@ -4,7 +4,7 @@
 // plain when it is N x K), A with ldmatrix.x4 as always. Per warp and
 // k-step (2 of them): 4 A ldmatrix.x4 (4 m16 tiles), 1 B ldmatrix.x2 and
 // 4 mma.sync.
-// RUN: tilec-opt %s -split-input-file --pass-pipeline='builtin.module(tile-to-gpu{chip=sm_80})' | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=sm_80 -tile-to-gpu | FileCheck %s
 
 // CHECK-LABEL: gpu.func @k_major_b_kernel
 // CHECK-COUNT-4: nvvm.ldmatrix {{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32

@@ -1,6 +1,6 @@
 // tile-lower-simt on T.gemm for an AMD chip (LowerGemmMFMA.cpp), with the
 // decisions of tile-infer-layouts written by hand.
-// RUN: tilec-opt %s -split-input-file -tile-lower-simt=chip=gfx942 -verify-diagnostics | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=gfx942 -tile-lower-simt -verify-diagnostics | FileCheck %s
 
 // One wave, one 32x32x8 tile, K = 16 packed by 2: lane l reads 8 k of A's
 // row l % 32 as one 16-byte vector (K is A's contiguous dimension) and
@@ -26,7 +26,7 @@ gpu.module @m {
     %As = tile.alloc "A_shared" {shared_layout = {swizzle = "none", xor = array<i32: 0, 0, 0>}} : memref<32x16xf16, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" {shared_layout = {swizzle = "none", xor = array<i32: 0, 0, 0>}} : memref<16x32xf16, #tile.space<shared>>
     %C = tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>], warp = []}} : memref<32x32xf32, #tile.space<fragment>>
-    tile.gemm %As, %Bs, %C clear_accum {mfma = {instruction = "rocdl.mfma.f32.32x32x8f16", k_pack = 2 : i64, shape = array<i64: 32, 32, 8>}, warp_partition = array<i64: 1, 1>} : memref<32x16xf16, #tile.space<shared>>, memref<16x32xf16, #tile.space<shared>>, memref<32x32xf32, #tile.space<fragment>>
+    tile.gemm %As, %Bs, %C clear_accum {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.32x32x8f16", shape = [32, 32, 8], warps = [1, 1], a = shared, b = shared, k_pack = 2>} : memref<32x16xf16, #tile.space<shared>>, memref<16x32xf16, #tile.space<shared>>, memref<32x32xf32, #tile.space<fragment>>
     tile.copy %C[%c0, %c0] [32, 32] to %O[%c0, %c0] [32, 32] : memref<32x32xf32, #tile.space<fragment>>, memref<32x32xf32>
     gpu.return
   }
@@ -54,7 +54,7 @@ gpu.module @m {
     %As = tile.alloc "A_shared" {shared_layout = {swizzle = "none", xor = array<i32: 0, 0, 0>}} : memref<16x32xbf16, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" {shared_layout = {swizzle = "64B", xor = array<i32: 2, 3, 3>}} : memref<16x32xbf16, #tile.space<shared>>
     %C = tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 0, 4>, array<i32: 0, 8>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = []}} : memref<16x16xf32, #tile.space<fragment>>
-    tile.gemm %As, %Bs, %C transpose_b {mfma = {instruction = "rocdl.mfma.f32.16x16x16bf16.1k", k_pack = 1 : i64, shape = array<i64: 16, 16, 16>}, warp_partition = array<i64: 1, 1>} : memref<16x32xbf16, #tile.space<shared>>, memref<16x32xbf16, #tile.space<shared>>, memref<16x16xf32, #tile.space<fragment>>
+    tile.gemm %As, %Bs, %C transpose_b {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.16x16x16bf16.1k", shape = [16, 16, 16], warps = [1, 1], a = shared, b = shared>} : memref<16x32xbf16, #tile.space<shared>>, memref<16x32xbf16, #tile.space<shared>>, memref<16x16xf32, #tile.space<fragment>>
     gpu.return
   }
 }
@@ -69,7 +69,7 @@ gpu.module @m {
     %Bs = tile.alloc "B_shared" : memref<8x32xf16, #tile.space<shared>>
     %C = tile.alloc "C" {layout = {lane = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 4, 0>], register = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 8, 0>, array<i32: 16, 0>], warp = []}} : memref<32x32xf32, #tile.space<fragment>>
     // expected-error @below {{the layout of `C` is not a rocdl.mfma.f32.32x32x8f16 accumulator tiling for a 1x1 wave split: register 1 of lane 0 of wave 0}}
-    tile.gemm %As, %Bs, %C {mfma = {instruction = "rocdl.mfma.f32.32x32x8f16", k_pack = 1 : i64, shape = array<i64: 32, 32, 8>}, warp_partition = array<i64: 1, 1>} : memref<32x8xf16, #tile.space<shared>>, memref<8x32xf16, #tile.space<shared>>, memref<32x32xf32, #tile.space<fragment>>
+    tile.gemm %As, %Bs, %C {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.32x32x8f16", shape = [32, 32, 8], warps = [1, 1], a = shared, b = shared>} : memref<32x8xf16, #tile.space<shared>>, memref<8x32xf16, #tile.space<shared>>, memref<32x32xf32, #tile.space<fragment>>
     gpu.return
   }
 }
@@ -81,8 +81,8 @@ gpu.module @m {
     %As = tile.alloc "A_shared" : memref<32x8xf16, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" : memref<8x32xf16, #tile.space<shared>>
     %C = tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>], warp = []}} : memref<32x32xf32, #tile.space<fragment>>
-    // expected-error @below {{T.gemm has no warp_partition and mfma decision for this target; run tile-infer-layouts with the same chip first}}
-    tile.gemm %As, %Bs, %C {warp_partition = array<i64: 1, 1>} : memref<32x8xf16, #tile.space<shared>>, memref<8x32xf16, #tile.space<shared>>, memref<32x32xf32, #tile.space<fragment>>
+    // expected-error @below {{T.gemm has no instruction decision (tile.mma); run tile-infer-layouts first}}
+    tile.gemm %As, %Bs, %C : memref<32x8xf16, #tile.space<shared>>, memref<8x32xf16, #tile.space<shared>>, memref<32x32xf32, #tile.space<fragment>>
     gpu.return
   }
 }

@@ -1,7 +1,7 @@
 // tile-lower-simt on kernels whose layouts are set by hand.
-// RUN: tilec-opt %s -split-input-file -tile-lower-simt -verify-diagnostics | FileCheck %s
-// RUN: tilec-opt %s -split-input-file -tile-lower-simt=assert-lowering=printf -verify-diagnostics | FileCheck %s --check-prefix=PRINTF
-// RUN: tilec-opt %s -split-input-file -tile-lower-simt=fp-contract=false -verify-diagnostics | FileCheck %s --check-prefix=EXACT
+// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=sm_90a -tile-lower-simt -verify-diagnostics | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=sm_90a -tile-lower-simt=assert-lowering=printf -verify-diagnostics | FileCheck %s --check-prefix=PRINTF
+// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=sm_90a -tile-lower-simt=fp-contract=false -verify-diagnostics | FileCheck %s --check-prefix=EXACT
 
 // Without fp-contract, float ops keep their default (no fusion allowed).
 // EXACT-LABEL: gpu.func @fragment_loop

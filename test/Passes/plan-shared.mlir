@@ -1,6 +1,6 @@
 // tile-plan-shared: byte offsets of the shared buffers in the kernel's one
 // dynamic shared-memory buffer, the total on the kernel and its launches.
-// RUN: tilec-opt %s -split-input-file -tile-plan-shared -verify-diagnostics | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=sm_90a -tile-plan-shared -verify-diagnostics | FileCheck %s
 
 // 256 bytes of f16 at 0; 12 bytes of f32 at the next 16-byte boundary
 // (256); 4 more bytes at 272; total 276 rounded up to 288.

@@ -22,7 +22,9 @@
 #include "tilec/Target/ResourceChecks.h"
 #include "tilec/Target/TargetInfo.h"
 
+#include "EmitLayouts.h"
 #include "LaunchInfo.h"
+#include "TuningLookup.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -62,6 +64,7 @@ static const EmitInfo kEmitInfos[] = {
     {EmitKind::HSACO, "hsaco", ".hsaco", false},
     {EmitKind::Header, "header", ".h", false},
     {EmitKind::JSON, "json", ".json", false},
+    {EmitKind::Layouts, "layouts", ".svg", false},
 };
 
 static const EmitInfo &info(EmitKind kind) {
@@ -108,6 +111,8 @@ static std::optional<EmitKind> resolveEmit(const DriverOptions &opts) {
     return best->kind;
   if (out.ends_with(".hpp"))
     return EmitKind::Header;
+  if (out.ends_with(".html"))
+    return EmitKind::Layouts;
   if (out.empty() || out == "-" || sys::path::extension(out).empty())
     return isNVIDIA(opts.target) ? EmitKind::PTX : EmitKind::HSACO;
   return std::nullopt;
@@ -161,10 +166,8 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
         /*printModuleScope=*/true, /*printAfterOnlyOnChange=*/false);
   }
   TileToGPUOptions lowering;
-  lowering.chip = opts.target;
   lowering.fastMath = opts.fastMath;
-  if (mlir::failed(buildTileToGPUPipeline(pm, lowering)))
-    return mlir::failure();
+  buildTileToGPUPipeline(pm, lowering);
   return pm.run(module);
 }
 
@@ -174,7 +177,7 @@ int runDriver(DriverOptions opts) {
     reportError("cannot tell what to emit from the extension of -o '" +
                 opts.outputPath +
                 "'; give --emit, or an output ending in .ptx, .cubin, .hsaco, "
-                ".ll, .mlir, .gpu.mlir, .ast, .h, .hpp or .json");
+                ".ll, .mlir, .gpu.mlir, .ast, .h, .hpp, .json, .svg or .html");
     return ExitUsageError;
   }
   EmitKind emit = *resolved;
@@ -193,6 +196,8 @@ int runDriver(DriverOptions opts) {
   std::vector<NamedFile> inputs = {{"the input file", opts.inputPath}};
   if (!opts.instancesPath.empty())
     inputs.push_back({"the --instances file", opts.instancesPath});
+  if (!opts.tuningCachePath.empty())
+    inputs.push_back({"the --tuning-cache file", opts.tuningCachePath});
   std::string conflict = checkOutputConflicts(outputs, inputs);
   if (!conflict.empty()) {
     reportError(conflict);
@@ -295,9 +300,24 @@ int runDriver(DriverOptions opts) {
       dumpAST(*ast, os);
       return finish(opts.outputPath, text);
     }
+    if (!opts.tuningCachePath.empty()) {
+      if (!applyTuningCache(opts.tuningCachePath, sourceMgr.getMemoryBuffer(
+                                sourceMgr.getMainFileID())->getBuffer(),
+                            *ast, diag, genOptions, opts.target))
+        return ExitCompileError;
+      deps.push_back(opts.tuningCachePath);
+    }
     module = elaborate(*ast, context, diag, genOptions);
     if (!module || diag.hasErrors())
       return ExitCompileError;
+  }
+
+  if (emit == EmitKind::Layouts) {
+    mlir::FailureOr<std::string> page = renderLayouts(
+        *module, opts.target, StringRef(opts.outputPath).ends_with(".html"));
+    if (mlir::failed(page))
+      return ExitCompileError;
+    return finish(opts.outputPath, *page);
   }
 
   if (emit == EmitKind::Tile) {

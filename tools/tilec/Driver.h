@@ -16,7 +16,10 @@
 namespace tilec {
 
 /// The stage the compile stops at; each one is observable (`--emit=`).
-enum class EmitKind { AST, Tile, GPU, LLVM, PTX, Cubin, HSACO, Header, JSON };
+enum class EmitKind {
+  AST, Tile, GPU, LLVM, PTX, Cubin, HSACO, Header, JSON,
+  Layouts, ///< SVG (or, for -o X.html, HTML) pictures of the layouts
+};
 
 struct DriverOptions {
   std::string inputPath;
@@ -34,6 +37,9 @@ struct DriverOptions {
   /// --fast-math: fastmath<fast> on the kernels' float ops (approximate
   /// division and exp/log/sin, no NaN/Inf guarantees).
   bool fastMath = false;
+  /// --tuning-cache: bind each autotune factory's fastest recorded
+  /// configuration (TuningLookup.h).
+  std::string tuningCachePath;
 };
 
 /// Exit codes, as documented in `tilec --help`.

@@ -7,6 +7,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
+#include <cmath>
+#include <cstdio>
+
 using namespace mlir;
 
 namespace tilec {
@@ -50,6 +53,7 @@ LogicalResult collectLaunchInfo(ModuleOp module,
       if (auto mt = dyn_cast<MemRefType>(t)) {
         p.kind = header::Param::Kind::Tensor;
         p.dtype = dtypeName(mt.getElementType());
+        p.output = bool(func.getArgAttr(k, "tile.output"));
         if (auto shape = func.getArgAttrOfType<ArrayAttr>(k, "tile.shape")) {
           for (Attribute d : shape)
             p.shape.push_back(cast<StringAttr>(d).str());
@@ -72,6 +76,34 @@ LogicalResult collectLaunchInfo(ModuleOp module,
                                 << t;
       fn.params.push_back(std::move(p));
     }
+    // The factory's bindings (MLIRGen's `tile.params`), as JSON values.
+    if (auto params = func->getAttrOfType<DictionaryAttr>("tile.params"))
+      for (NamedAttribute p : params) {
+        std::string value;
+        if (auto b = dyn_cast<BoolAttr>(p.getValue()))
+          value = b.getValue() ? "true" : "false";
+        else if (auto i = dyn_cast<IntegerAttr>(p.getValue()))
+          value = std::to_string(i.getInt());
+        else if (auto f = dyn_cast<FloatAttr>(p.getValue())) {
+          if (!std::isfinite(f.getValueAsDouble()))
+            continue;
+          char text[32];
+          std::snprintf(text, sizeof text, "%.17g", f.getValueAsDouble());
+          value = text;
+        }
+        else if (auto str = dyn_cast<StringAttr>(p.getValue())) {
+          value = "\"";
+          for (char c : str.getValue()) {
+            if (c == '"' || c == '\\')
+              value += '\\';
+            if (static_cast<unsigned char>(c) >= 0x20)
+              value += c;
+          }
+          value += "\"";
+        } else
+          continue;
+        fn.bindings.push_back({p.getName().str(), value});
+      }
     auto launched = func->getAttrOfType<ArrayAttr>("tile.kernels");
     if (!launched)
       return func.emitError() << "internal: prim_func `" << fn.name

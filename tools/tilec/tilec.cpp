@@ -27,6 +27,8 @@ static const char *kFooter = R"(Stages (--emit):
   hsaco   an HSA code object (AMD targets; the default for gfx*)
   header  the C++ launch header only
   json    the kernel metadata only
+  layouts SVG pictures of every fragment's thread/register map and every
+          shared buffer's banks (-o X.html: an HTML page, one SVG each)
   When --emit is absent it follows the extension of -o.
 
 Exit status: 0 success, 1 compile error, 2 usage error.
@@ -75,6 +77,9 @@ int main(int argc, char **argv) {
   app.add_flag("--fast-math", opts.fastMath,
                "Approximate kernel float math (fast div/exp/log/sin; "
                "assumes no NaN/Inf)");
+  app.add_option("--tuning-cache", opts.tuningCachePath,
+                 "Compile each autotune factory's fastest configuration "
+                 "recorded in this cache (tilec-bench --tune)");
   app.add_flag("--print-ir-after-all", opts.printIRAfterAll,
                "Print the IR after every pass to stderr");
 
@@ -100,7 +105,7 @@ int main(int argc, char **argv) {
     if (!opts.emit) {
       std::cerr << "tilec: error: unknown stage '" << emit
                 << "' for --emit (expected ast, tile, gpu, llvm, ptx, cubin, "
-                   "hsaco, header or json)\n";
+                   "hsaco, header, json or layouts)\n";
       return ExitUsageError;
     }
   }

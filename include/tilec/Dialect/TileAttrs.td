@@ -53,6 +53,105 @@ def Tile_MemorySpaceAttr : Tile_EnumAttr<Tile_MemorySpace, "space"> {
 }
 
 //===----------------------------------------------------------------------===//
+// The target
+//===----------------------------------------------------------------------===//
+
+def Tile_TargetAttr : AttrDef<Tile_Dialect, "Target"> {
+  let mnemonic = "target";
+  let summary = "the chip a module is compiled for";
+  let description = [{
+    Set once, on the builtin module, as `tile.target`: by the driver from
+    `--target`, or by `tile-set-target` in tests. Every pass and the code
+    emitters read the chip's facts (warp size, shared memory, which
+    asynchronous-copy and matrix instructions exist) through the
+    `TargetInfo` this attribute names; no pass takes a chip option.
+
+    ```mlir
+    module attributes {tile.target = #tile.target<"sm_90a">} { ... }
+    ```
+  }];
+  let parameters = (ins StringRefParameter<"chip name">:$chip);
+  let assemblyFormat = "`<` $chip `>`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The chip's facts; never null once the attribute has verified.
+    const ::tilec::TargetInfo &getInfo() const;
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Decisions: the tensor-core instruction of a T.gemm
+//===----------------------------------------------------------------------===//
+
+def Tile_MmaKind : I32EnumAttr<"MmaKind",
+    "family of matrix instructions a T.gemm is lowered to", [
+      I32EnumAttrCase<"mma_sync", 0>,
+      I32EnumAttrCase<"wgmma", 1>,
+      I32EnumAttrCase<"mfma", 2>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::tilec::tile";
+}
+
+def Tile_OperandSource : I32EnumAttr<"OperandSource",
+    "where a matrix instruction reads an operand from", [
+      I32EnumAttrCase<"shared", 0>,
+      I32EnumAttrCase<"registers", 1>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::tilec::tile";
+}
+
+def Tile_MmaAttr : AttrDef<Tile_Dialect, "Mma"> {
+  let mnemonic = "mma";
+  let summary = "the matrix instruction chosen for a T.gemm";
+  let description = [{
+    Recorded by tile-infer-layouts as `tile.mma` on each `tile.gemm` and
+    followed by the lowering, which dispatches on `kind` and never chooses
+    again:
+
+    - `kind`: the instruction family (`mma_sync` one warp, `wgmma` one
+      warpgroup reading shared memory, `mfma` one wavefront);
+    - `instruction`: the op the lowering emits, from the chip's TargetInfo
+      table (`"nvvm.mma.sync"`, `"rocdl.mfma.f32.32x32x8f16"`, ...);
+    - `shape`: one instruction's m, n, k;
+    - `warps`: how the gemm's warps (waves, warpgroups) split the
+      accumulator tile, along M and along N;
+    - `a`, `b`: where each operand is read from;
+    - `k_pack` (MFMA only, default 1): instructions that share one operand
+      read along K.
+
+    ```mlir
+    tile.gemm %As, %Bs, %C {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync",
+        shape = [16, 8, 16], warps = [2, 2], a = shared, b = shared>}
+    ```
+  }];
+  let parameters = (ins
+    EnumParameter<Tile_MmaKind>:$kind,
+    StringRefParameter<"the op the lowering emits">:$instruction,
+    "int64_t":$m, "int64_t":$n, "int64_t":$k,
+    "int64_t":$warpsM, "int64_t":$warpsN,
+    EnumParameter<Tile_OperandSource>:$a,
+    EnumParameter<Tile_OperandSource>:$b,
+    DefaultValuedParameter<"int64_t", "1">:$kPack
+  );
+  let assemblyFormat = [{
+    `<` $kind `,` $instruction `,` `shape` `=` `[` $m `,` $n `,` $k `]` `,`
+    `warps` `=` `[` $warpsM `,` $warpsN `]` `,` `a` `=` $a `,` `b` `=` $b
+    (`,` `k_pack` `=` $kPack^)? `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The name of the discardable attribute on tile.gemm.
+    static constexpr ::llvm::StringLiteral getAttrName() {
+      return ::llvm::StringLiteral("tile.mma");
+    }
+    /// Warps (waves, warpgroups) the instruction is spread over.
+    int64_t getNumWarps() const { return getWarpsM() * getWarpsN(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Op enums
 //===----------------------------------------------------------------------===//
 

@@ -14,6 +14,8 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 
+#include "tilec/Target/TargetInfo.h"
+
 #include <optional>
 
 #include "tilec/Dialect/TileDialect.h.inc"
@@ -30,6 +32,17 @@ std::optional<MemorySpace> getMemorySpace(mlir::MemRefType type);
 
 /// True if `type` is a global tensor: a memref with no memory space.
 inline bool isGlobal(mlir::MemRefType type) { return !type.getMemorySpace(); }
+
+/// The module attribute that holds the #tile.target.
+inline constexpr llvm::StringLiteral kTargetAttrName = "tile.target";
+
+/// The `tile.target` of `op` or of its nearest ancestor that has one (the
+/// builtin module); null if there is none.
+TargetAttr lookupTarget(mlir::Operation *op);
+
+/// The chip `op` is compiled for; when no enclosing module names one,
+/// emits an error on `op` (saying how to set it) and returns null.
+const TargetInfo *requireTarget(mlir::Operation *op);
 
 /// The memref type of a tile buffer of `shape` x `elementType` in `space`.
 mlir::MemRefType getBufferType(llvm::ArrayRef<int64_t> shape,

@@ -40,13 +40,9 @@ namespace tilec {
 #include "tilec/Passes/Passes.h.inc"
 
 /// What the tile -> GPU pipeline needs to know about the target.
+/// The chip is not an option: the passes read it from the module's
+/// `#tile.target` (set by the driver, or by tile-set-target).
 struct TileToGPUOptions {
-  /// A chip TargetInfo::get accepts ("sm_80", "sm_90a", "gfx90a",
-  /// "gfx942"); picks the warp size when `warpSize` is 0, the shared-memory
-  /// limit and how device asserts are lowered.
-  std::string chip = "sm_90a";
-  /// Threads per warp; 0: the chip's.
-  unsigned warpSize = 0;
   /// Drop tile.print and tile.device_assert (release builds).
   bool stripDebug = false;
   /// Mark every float op of the kernels fastmath<fast> (tile-fast-math):
@@ -65,13 +61,13 @@ struct TileToGPUOptions {
 /// tile-infer-layouts, tile-plan-pipeline, tile-insert-barriers,
 /// tile-outline-kernels, tile-lower-simt, tile-plan-shared,
 /// tile-lower-shared, [tile-fast-math] and the upstream cleanups
-/// (canonicalize, cse, integer-range folding). Fails, adding nothing, when
-/// `opts.chip` is not a chip TargetInfo knows (the caller reports it).
-mlir::LogicalResult buildTileToGPUPipeline(mlir::OpPassManager &pm,
-                                           const TileToGPUOptions &opts);
+/// (canonicalize, cse, integer-range folding). The module must carry a
+/// `#tile.target`; the passes that need it fail, located, without one.
+void buildTileToGPUPipeline(mlir::OpPassManager &pm,
+                            const TileToGPUOptions &opts);
 
-/// Registers the pipeline as `tile-to-gpu` (options `chip`, `warp-size`,
-/// `strip-debug`, `fast-math`) for tilec-opt.
+/// Registers the pipeline as `tile-to-gpu` (options `strip-debug`,
+/// `fast-math`) for tilec-opt.
 void registerTileToGPUPipeline();
 
 } // namespace tilec

@@ -11,6 +11,28 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TileSetTarget : Pass<"tile-set-target", "::mlir::ModuleOp"> {
+  let summary = "Record the target chip on the module (tilec's --target)";
+  let description = [{
+    Sets the module's `tile.target` attribute to `#tile.target<"CHIP">`,
+    the one place every later pass and the code emitters read the chip
+    from. The driver sets the attribute while building the module from a
+    `.tile` file; this pass is the same step for IR read by `tilec-opt`. A
+    module that already names another chip is an error: the target is
+    decided once.
+
+    ```mlir
+    // -tile-set-target=chip=gfx942
+    module attributes {tile.target = #tile.target<"gfx942">} { ... }
+    ```
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"",
+           "The chip: sm_80, sm_90a, gfx90a or gfx942">
+  ];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
+}
+
 def TileStripDebug : Pass<"tile-strip-debug"> {
   let summary = "Remove tile.print and tile.device_assert ops";
   let description = [{
@@ -130,8 +152,9 @@ def TileInferLayouts : Pass<"tile-infer-layouts"> {
     buffer that other ops also access). A fragment or buffer two gemms want
     laid out differently is an error naming it and both places.
 
-    On AMD chips (`chip=gfx90a|gfx942`, `warp-size=64`) T.gemm takes the
-    MFMA path: the instruction is the widest wave-wide f16/bf16 MFMA of the
+    The chip comes from the module's `tile.target` (warp size, which
+    matrix instructions exist). On AMD chips (gfx90a, gfx942) T.gemm takes
+    the MFMA path: the instruction is the widest wave-wide f16/bf16 MFMA of the
     chip's TargetInfo table whose tile splits the accumulator over the
     waves, recorded as `mfma = {instruction = "rocdl.mfma.f32.32x32x8f16",
     k_pack = 2, shape = array<i64: 32, 32, 8>}` next to `warp_partition`;
@@ -139,13 +162,6 @@ def TileInferLayouts : Pass<"tile-infer-layouts"> {
     (C = A B is issued as C^T = B^T A^T, so a lane's registers run along
     N); shared operands get the same swizzles.
   }];
-  let options = [
-    Option<"warpSize", "warp-size", "int64_t", /*default=*/"32",
-           "Threads per warp (32 on NVIDIA, 64 on AMD CDNA)">,
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip (TargetInfo): T.gemm takes the mma.sync path on "
-           "NVIDIA chips, MFMA on AMD ones">
-  ];
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
@@ -163,9 +179,10 @@ def TilePlanPipeline : Pass<"tile-plan-pipeline"> {
     prologue, waits and barriers, ring slots); loops left unplanned keep
     synchronous copies.
 
-    With `max-shared-bytes` set, the kernel's shared buffers plus the extra
-    ring slots must fit: S is lowered until they do (a warning at the loop
-    says so), and a loop that does not fit at 2 stages stays unplanned.
+    The kernel's shared buffers plus the extra ring slots must fit the
+    shared memory of the module's `tile.target`: S is lowered until they
+    do (a warning at the loop says so), and a loop that does not fit at 2
+    stages stays unplanned.
 
     ```mlir
     tile.pipelined %k = %c0 to %n step %c1 num_stages(3) {
@@ -174,11 +191,6 @@ def TilePlanPipeline : Pass<"tile-plan-pipeline"> {
     }
     ```
   }];
-  let options = [
-    Option<"maxSharedBytes", "max-shared-bytes", "int64_t", /*default=*/"0",
-           "Shared memory a block may use (0: no limit); rings that would "
-           "not fit get fewer stages">
-  ];
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
@@ -295,10 +307,10 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
   }];
   let options = [
     Option<"assertLowering", "assert-lowering", "std::string",
-           /*default=*/"\"assert\"",
+           /*default=*/"\"\"",
            "How tile.device_assert is lowered: `assert` (cf.assert, which "
            "traps through __assertfail on NVIDIA) or `printf` (print and go "
-           "on)">,
+           "on); empty: `assert` where the target has a device assert">,
     Option<"unrollLimit", "unroll-limit", "int64_t", /*default=*/"16",
            "Strided T.Parallel loops with at most this many steps per "
            "thread are unrolled">,
@@ -307,10 +319,7 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
            "TileLang's default, --fmad=true)">,
     Option<"indexBitwidth", "index-bitwidth", "int64_t", /*default=*/"32",
            "Width of `index` in the code emitter's LLVM lowering (the "
-           "tensor-core ops take addresses from memref descriptors)">,
-    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90a\"",
-           "Target chip (TargetInfo): picks the T.gemm lowering (mma.sync "
-           "or MFMA) and whether T.Pipelined gets cp.async pipelines">
+           "tensor-core ops take addresses from memref descriptors)">
   ];
   let dependentDialects = [
     "::mlir::gpu::GPUDialect", "::mlir::arith::ArithDialect",
@@ -329,13 +338,12 @@ def TilePlanShared : Pass<"tile-plan-shared", "::mlir::ModuleOp"> {
     buffer, in program order, each aligned to `alignment` bytes, and
     records the total as `tile.dynamic_shared_bytes` on the kernel and as
     the dynamic shared-memory size of its `gpu.launch_func`. A kernel
-    whose total exceeds `max-bytes` gets an error listing the buffers.
+    whose total exceeds what one block of the module's `tile.target` may
+    use gets an error listing the buffers.
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"16",
-           "Byte alignment of every shared buffer">,
-    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"232448",
-           "Most dynamic shared memory one block may use (227 KiB: sm_90a)">
+           "Byte alignment of every shared buffer">
   ];
   let dependentDialects = ["::mlir::gpu::GPUDialect"];
 }

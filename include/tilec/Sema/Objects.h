@@ -19,6 +19,7 @@
 namespace tilec::ast {
 class FunctionDefStmt;
 class LambdaExpr;
+class CallExpr;
 } // namespace tilec::ast
 
 namespace tilec::sema {
@@ -39,6 +40,8 @@ struct FunctionObject {
   bool isAutotune = false;
   /// For @tilelang.autotune(configs=...): the configurations.
   std::optional<Value> autotuneConfigs;
+  /// The @tilelang.autotune(...) call, for its other keywords (Autotune.cpp).
+  const ast::CallExpr *autotuneDecorator = nullptr;
   /// The func.func this prim_func was traced into, once traced.
   std::string tracedName;
 };
@@ -100,6 +103,9 @@ struct LoopSpec {
   std::vector<int64_t> order, stage;
   std::vector<std::vector<int64_t>> group;
   llvm::SMLoc loc;
+  /// Where `order` / `stage` / `group` were written (for the count checks
+  /// made once the body is traced).
+  llvm::SMRange orderRange, stageRange, groupRange;
 };
 
 } // namespace tilec::sema

@@ -70,6 +70,8 @@ struct KernelResources {
 
 struct CodegenOptions {
   /// A chip TargetInfo::get accepts: "sm_80", "sm_90a", "gfx90a", "gfx942".
+  /// The module's `#tile.target` decides; when both are given they must
+  /// agree, and an empty `chip` takes the module's.
   std::string chip;
   /// LLVM optimization level 0-3 for the IR pipeline and the backend; also
   /// passed to ptxas as -O<level>.

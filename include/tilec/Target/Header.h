@@ -19,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tilec::header {
@@ -47,6 +48,9 @@ struct Param {
   /// Tensors: bytes the generated code assumes for the base pointer (a power
   /// of two); the launch function rejects a less aligned pointer.
   unsigned alignment = 16;
+  /// Tensors: an output the .tile allocates with `T.empty` (TileLang returns
+  /// it; here the caller allocates it and passes it like any tensor).
+  bool output = false;
 };
 
 /// A TMA descriptor (CUtensorMap) built on the host for a tensor parameter
@@ -136,6 +140,10 @@ struct Function {
   std::vector<Param> params;
   std::vector<KernelLaunch> kernels;
   std::vector<SymbolCheck> checks;
+  /// The kernel factory's parameter bindings of this instance (name, value
+  /// as JSON text: `4096`, `"float16"`, `true`), so that tools can evaluate
+  /// work formulas such as `2 * M * N * K` (tilec-bench --flops).
+  std::vector<std::pair<std::string, std::string>> bindings;
 };
 
 /// The compiled device code.

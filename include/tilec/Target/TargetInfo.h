@@ -44,9 +44,24 @@ enum class MMAElementType {
 /// like the MLIR builtin type.
 llvm::StringRef stringifyMMAElementType(MMAElementType type);
 
+/// The families of matrix instructions, as the layout decisions and the
+/// lowering tell them apart (how many threads issue one, where operands
+/// live, which layouts they imply). The `tile` dialect's `#tile.mma`
+/// records one of them per T.gemm.
+enum class MMAKind {
+  /// One warp, operands and accumulator in registers (mma.sync, sm_80+).
+  WarpSync,
+  /// One warpgroup, asynchronous, B (and optionally A) read from shared
+  /// memory through descriptors (wgmma, sm_90a).
+  Warpgroup,
+  /// One wavefront, operands in VGPRs (MFMA, CDNA).
+  Wave,
+};
+
 /// One matrix-multiply-accumulate instruction: D(m x n) = A(m x k) * B(k x n)
 /// + C, computed cooperatively by `threads` threads.
 struct MMAInstruction {
+  MMAKind kind;
   /// The MLIR operation the lowering emits for it (e.g. "nvvm.mma.sync",
   /// "nvvm.wgmma.mma_async", "rocdl.mfma.f32.32x32x8f16"). Several entries
   /// share one op name when the shape or types are attributes of the op.
@@ -72,6 +87,10 @@ public:
   /// nullptr if tilec does not support that chip (plain "sm_90" is not
   /// supported: tilec's Hopper code needs the sm_90a-only instructions).
   static std::unique_ptr<TargetInfo> get(llvm::StringRef chip);
+  /// The shared, immutable TargetInfo for `chip` (made once per chip and
+  /// kept for the process), or nullptr for an unsupported chip. This is what
+  /// the `#tile.target` module attribute hands to passes and codegen.
+  static const TargetInfo *lookup(llvm::StringRef chip);
   /// The chips get() accepts, in a stable order (for help and error text).
   static llvm::ArrayRef<llvm::StringRef> supportedChips();
 
@@ -81,6 +100,10 @@ public:
   virtual llvm::StringRef chip() const = 0;
   virtual bool isNVIDIA() const = 0;
   bool isAMD() const { return !isNVIDIA(); }
+  /// Whether device code can stop the kernel with a message
+  /// (`__assertfail` on NVIDIA); without it (AMD) T.device_assert prints
+  /// the failure and the kernel goes on.
+  virtual bool hasDeviceAssert() const = 0;
   /// LLVM target triple of the device code ("nvptx64-nvidia-cuda",
   /// "amdgcn-amd-amdhsa").
   virtual llvm::StringRef llvmTriple() const = 0;
