@@ -191,7 +191,7 @@ LogicalResult simt::lowerMisc(KernelLowering &kernel) {
     LogicalResult result = success();
     if (auto barrier = dyn_cast<tile::BarrierOp>(op)) {
       OpBuilder b(op);
-      gpu::BarrierOp::create(b, op->getLoc());
+      createBarrier(b, barrier);
       op->erase();
     } else if (auto atomic = dyn_cast<tile::AtomicAddOp>(op)) {
       result = lowerAtomicAdd(kernel, atomic);

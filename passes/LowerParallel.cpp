@@ -172,8 +172,16 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
   int64_t total = 1;
   for (int64_t extent : extents)
     total *= extent;
-  int64_t chunk = kernel.getThreads() * vec;
+  // Under `if tx < 128:` the loop is spread over those threads only.
+  FailureOr<ThreadSpan> span = threadSpan(kernel, loop);
+  if (failed(span))
+    return failure();
+  int64_t chunk = span->count * vec;
   int64_t steps = (total + chunk - 1) / chunk;
+  if (steps * chunk > INT32_MAX)
+    return loop.emitError() << "T.Parallel loop of " << total
+                            << " iterations: its last step would count past "
+                            << INT32_MAX << ", the largest 32-bit loop index";
   bool partial = total % chunk != 0;
   Location loc = loop.getLoc();
   auto ivs = loop.getInductionVars();
@@ -196,12 +204,15 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
     OpBuilder inner = OpBuilder::atBlockTerminator(ifOp.thenBlock());
     fill(inner);
   };
+  OpBuilder b(loop);
+  Value tid = kernel.threadId();
+  if (span->begin)
+    tid = arith::SubIOp::create(b, loc, tid, constIndex(b, loc, span->begin));
   // One step: this thread's `vec` iterations from `start` + tid * vec.
   auto emitStep = [&](OpBuilder &b, Value start) {
-    Value base =
-        arith::AddIOp::create(b, loc, start,
-                              arith::MulIOp::create(b, loc, kernel.threadId(),
-                                                    constIndex(b, loc, vec)));
+    Value base = arith::AddIOp::create(
+        b, loc, start,
+        arith::MulIOp::create(b, loc, tid, constIndex(b, loc, vec)));
     auto vector = [&](OpBuilder &vb) {
       SmallVector<Value> start;
       if (rowVectors)
@@ -233,7 +244,6 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
       vector(b);
   };
 
-  OpBuilder b(loop);
   if (steps <= std::max<int64_t>(1, kernel.getOptions().unrollLimit)) {
     for (int64_t s = 0; s < steps; ++s)
       emitStep(b, constIndex(b, loc, s * chunk));

@@ -359,6 +359,9 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   for (tile::AllocOp alloc : allocs)
     if (failed(kernel.addFragment(alloc)))
       return failure();
+  // Before anything is spread over the threads (ThreadGuards.cpp).
+  if (failed(checkThreadGuards(kernel, target)))
+    return failure();
   // Tensor-core family first (GemmLowering.h): pipelined loops, operand
   // copies into swizzled buffers, T.gemm on the accumulator registers.
   // The cp.async pipelines need asynchronous copies; without them (AMD)

@@ -21,6 +21,10 @@
 
 #include <map>
 
+namespace tilec {
+class TargetInfo;
+} // namespace tilec
+
 namespace tilec::simt {
 
 struct LowerOptions {
@@ -124,6 +128,25 @@ buildStridedLoop(KernelLowering &kernel, mlir::OpBuilder &b, mlir::Location loc,
                  llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
                                          mlir::ValueRange)>
                      body);
+
+/// The threads of the block that run an op: [begin, begin + count).
+struct ThreadSpan {
+  int64_t begin = 0;
+  int64_t count = 0;
+};
+
+/// Which threads run `op`, from the conditions on the thread index around
+/// it (ThreadGuards.cpp); the whole block when there are none. A located
+/// error when they cannot be told or are not one range.
+mlir::FailureOr<ThreadSpan> threadSpan(KernelLowering &kernel,
+                                       mlir::Operation *op);
+/// Checks every block-wide op under a condition on the thread index before
+/// anything is lowered, and gives barriers under one their thread range
+/// (a named barrier on NVIDIA; AMD has none, an error).
+mlir::LogicalResult checkThreadGuards(KernelLowering &kernel,
+                                      const TargetInfo &target);
+/// The barrier tile.barrier `op` stands for, at `b`.
+void createBarrier(mlir::OpBuilder &b, tile::BarrierOp op);
 
 //===----------------------------------------------------------------------===//
 // The families, in the order the pass runs them

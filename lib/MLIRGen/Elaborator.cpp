@@ -226,8 +226,11 @@ OwningOpRef<ModuleOp> Elaborator::run() {
         if (!spec.factory.empty() && spec.factory != def->getName())
           continue;
         any = true;
+        // Unnamed instances of one factory get suffixes (docs/language.md,
+        // section 3.4); a name the file gives is used as is, and two alike
+        // are an error in instantiate.
         std::string base = spec.name.empty() ? def->getName().str() : spec.name;
-        unsigned n = nameUse[base]++;
+        unsigned n = spec.name.empty() ? nameUse[base]++ : 0;
         std::string name = n ? base + "_" + std::to_string(n) : base;
         if (failed(instantiate(*def, fn.get(), spec, name)))
           return nullptr;
@@ -316,9 +319,16 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
       if (k == p.name && !text)
         text = &v;
     if (text) {
-      std::optional<Value> v = sema::parseDefineValue(*text);
+      std::string why;
+      std::optional<Value> v = sema::parseDefineValue(*text, &why);
+      if (!v && !why.empty()) {
+        error(SMLoc(), "value for parameter `" + p.name + "`: " + why);
+        return failure();
+      }
       if (!v) {
-        error(SMLoc(), "value `" + *text + "` for parameter `" + p.name +
+        std::string shown =
+            text->size() > 40 ? text->substr(0, 40) + "..." : *text;
+        error(SMLoc(), "value `" + shown + "` for parameter `" + p.name +
                            "` is not a Python literal (a number, True/False, "
                            "a string, or a tuple/list of these)");
         return failure();
@@ -407,6 +417,15 @@ Elaborator::instantiate(const ast::FunctionDefStmt &factory,
     return failure();
   }
   func::FuncOp func = it->second;
+  // The name becomes a PTX/HSACO symbol and a C++ function of the header.
+  if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_') ||
+      !llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; })) {
+    error(factory.getNameRange(),
+          "kernel name `" + name + "` (from --instances) is not an identifier; "
+          "kernel names become C++ and PTX symbols: use letters, digits and "
+          "`_`, not starting with a digit");
+    return failure();
+  }
   if (module.lookupSymbol(name)) {
     error(factory.getNameRange(), "two kernels are named `" + name +
                                       "`; give instances distinct names");
@@ -910,6 +929,8 @@ LogicalResult Elaborator::assignTo(const ast::Expr &target, const Value &value,
                 "` is not supported; use T.copy, T.fill or a T.Parallel loop");
       return failure();
     }
+    if (failed(checkElementInBounds(s)))
+      return failure();
     FailureOr<Value> scalar = toScalar(value, valueRange);
     if (failed(scalar))
       return failure();
@@ -1448,7 +1469,52 @@ OwningOpRef<ModuleOp> elaborate(const ast::Module &module, MLIRContext &context,
   return e.run();
 }
 
+/// What the JSON parser would not survive or would silently change: nesting
+/// deeper than sema::kMaxLiteralDepth (it recurses per level), and integers
+/// too large for 64 bits (it would read them as floats). "" when fine.
+static std::string scanInstancesJSON(StringRef text) {
+  unsigned depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      for (++i; i < text.size() && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '[' || c == '{') {
+      if (++depth > sema::kMaxLiteralDepth)
+        return "nested more than " + std::to_string(sema::kMaxLiteralDepth) +
+               " levels deep (the limit is " +
+               std::to_string(sema::kMaxLiteralDepth) + ")";
+    } else if (c == ']' || c == '}') {
+      if (depth > 0)
+        --depth;
+    } else if (llvm::isDigit(c) || c == '-') {
+      size_t end = i + 1;
+      while (end < text.size() &&
+             (llvm::isAlnum(text[end]) || text[end] == '.' || text[end] == '+' ||
+              text[end] == '-'))
+        ++end;
+      StringRef number = text.slice(i, end);
+      int64_t value;
+      StringRef digits = number;
+      digits.consume_front("-");
+      if (!digits.empty() && llvm::all_of(digits, llvm::isDigit) &&
+          number.getAsInteger(10, value))
+        return "integer " +
+               (number.size() > 40 ? number.take_front(40).str() + "..."
+                                   : number.str()) +
+               " does not fit in 64 bits";
+      i = end - 1;
+    }
+  }
+  return "";
+}
+
 std::string parseInstancesJSON(StringRef text, std::vector<InstanceSpec> &out) {
+  if (std::string problem = scanInstancesJSON(text); !problem.empty())
+    return problem;
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(text);
   if (!parsed)
     return llvm::toString(parsed.takeError());

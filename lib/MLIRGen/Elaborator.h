@@ -261,6 +261,8 @@ public:
 
   /// Reads `A[i, j]` (a load) when a subscript is used as a scalar.
   mlir::FailureOr<Value> toScalar(const Value &v, llvm::SMRange range);
+  /// Rejects a constant index past the end of a static global tensor.
+  mlir::LogicalResult checkElementInBounds(const sema::SubscriptObject &s);
   /// A runtime operand for arithmetic: loads subscripts, resolves symbols.
   mlir::FailureOr<Value> materialize(const Value &v, llvm::SMRange range);
   /// The IR value of a number or runtime scalar, converted to `type`.

@@ -122,6 +122,29 @@ FailureOr<Value> Elaborator::materialize(const Value &v, SMRange range) {
   return toScalar(v, range);
 }
 
+/// A constant index past the end of a static global tensor in an element
+/// access reads or writes outside it (on-chip buffers are checked when the
+/// subscript is formed; a copy's start may lie past the end, its elements
+/// there read as zero).
+LogicalResult Elaborator::checkElementInBounds(const sema::SubscriptObject &s) {
+  const BufferObject &buf = s.base.getBuffer();
+  if (buf.scope != MemScope::Global)
+    return success();
+  for (size_t k = 0; k < s.indices.size(); ++k) {
+    const Value &ix = s.indices[k];
+    std::optional<int64_t> dim = buf.staticDim(k);
+    if (!ix.isIntLike() || !dim || ix.getInt() < *dim)
+      continue;
+    error(k < s.indexRanges.size() ? s.indexRanges[k] : SMRange(s.loc, s.loc),
+          "index " + Twine(ix.getInt()) + " is out of bounds for dimension " +
+              Twine(k) + " of `" + buf.name + "` (extent " + Twine(*dim) +
+              ")");
+    note(buf.loc, "`" + buf.name + "` declared here");
+    return failure();
+  }
+  return success();
+}
+
 FailureOr<Value> Elaborator::toScalar(const Value &v, SMRange range) {
   switch (v.getKind()) {
   case Value::Bool:
@@ -142,6 +165,8 @@ FailureOr<Value> Elaborator::toScalar(const Value &v, SMRange range) {
                        "-d buffer, not a single element");
       return failure();
     }
+    if (failed(checkElementInBounds(s)))
+      return failure();
     SmallVector<mlir::Value> idx;
     for (const Value &i : s.indices) {
       FailureOr<mlir::Value> iv = toIndex(i, range);
@@ -412,6 +437,34 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
     }
   }
 
+  // Device code that a constant operand makes undefined: LLVM folds it to
+  // poison and the kernel silently computes nothing.
+  if (!type.isFloat() && r.isIntLike()) {
+    int64_t c = r.getInt();
+    if (c == 0 && (op == BinaryOpLike::Div || op == BinaryOpLike::FloorDiv)) {
+      error(range, "integer division by zero");
+      return failure();
+    }
+    if (c == 0 && op == BinaryOpLike::Mod) {
+      error(range, "integer modulo by zero");
+      return failure();
+    }
+    if (op == BinaryOpLike::LShift || op == BinaryOpLike::RShift) {
+      // Index arithmetic is 32-bit in kernels (int32, as its dtype says).
+      unsigned width = useIndex ? 32 : type.bits();
+      if (c < 0) {
+        error(range, "negative shift count");
+        return failure();
+      }
+      if (c >= int64_t(width)) {
+        error(range, "shift count " + Twine(c) + " is too large for the " +
+                         Twine(width) + "-bit " +
+                         (useIndex ? std::string("int32") : type.name()) +
+                         " operand (at most " + Twine(width - 1) + ")");
+        return failure();
+      }
+    }
+  }
   Type ty = useIndex ? (Type)builder.getIndexType() : irType(type);
   FailureOr<mlir::Value> a = toIR(l, ty, range), b = toIR(r, ty, range);
   if (failed(a) || failed(b))
@@ -1298,6 +1351,8 @@ FailureOr<Value> Elaborator::evalSubscript(const ast::SubscriptExpr &e,
     auto sub = std::make_shared<sema::SubscriptObject>();
     sub->base = *base;
     sub->indices = std::move(indices);
+    for (const auto &ix : e.getIndices())
+      sub->indexRanges.push_back(ix->getRange());
     sub->loc = e.getLoc();
     return Value::subscript(sub);
   }

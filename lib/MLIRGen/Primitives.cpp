@@ -281,6 +281,44 @@ static DType promoteScalar(DType a, DType b) {
   return a.bits() >= b.bits() ? a : b;
 }
 
+/// Loops whose constant bounds the kernel cannot run as written: an index
+/// that does not fit in the 32 bits kernels count loops with (it would wrap:
+/// T.serial(1 << 31) ran 0 times, T.serial((1 << 32) + 5) 5 times), and
+/// T.unroll / T.vectorized loops too long to unroll. Empty when fine.
+static std::pair<std::string, int>
+loopRangeProblem(StringRef name, const sema::LoopSpec &spec) {
+  const Value *bounds[] = {&spec.start, &spec.stop, &spec.step};
+  for (int k = 0; k < 3; ++k) {
+    const Value *v = bounds[k];
+    if (v->isIntLike() && (v->getInt() > INT32_MAX || v->getInt() < INT32_MIN))
+      return {("`" + name + "` bound " + Twine(v->getInt()) +
+              " does not fit in a 32-bit loop index (" + Twine(INT32_MIN) +
+              " to " + Twine(INT32_MAX) + ")")
+                  .str(),
+              k};
+  }
+  if (!spec.start.isIntLike() || !spec.stop.isIntLike() ||
+      !spec.step.isIntLike())
+    return {"", -1};
+  int64_t start = spec.start.getInt(), stop = spec.stop.getInt();
+  int64_t step = spec.step.getInt();
+  int64_t trips = stop > start ? (stop - start + step - 1) / step : 0;
+  // The index after the last iteration must not wrap either.
+  if (trips > 0 && start + trips * step > INT32_MAX)
+    return {("`" + name + "` counts past " + Twine(INT32_MAX) +
+             ", the largest 32-bit loop index, after its last iteration")
+                .str(),
+            -1};
+  constexpr int64_t kMaxUnroll = 4096;
+  if ((name == "T.unroll" || name == "T.vectorized") && trips > kMaxUnroll)
+    return {("`" + name + "` of " + Twine(trips) +
+             " iterations is unrolled in full, more than the " +
+             Twine(kMaxUnroll) + " tilec unrolls; use T.serial")
+                .str(),
+            -1};
+  return {"", -1};
+}
+
 FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
   auto &pos = args.positional;
   auto bind = [&](llvm::ArrayRef<StringRef> names, unsigned required) {
@@ -851,6 +889,8 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
                             spelling(buf.scope) + " buffer");
       return failure();
     }
+    if (failed(checkElementInBounds(d.getSubscript())))
+      return failure();
     SmallVector<mlir::Value> idx;
     for (const Value &i : d.getSubscript().indices) {
       FailureOr<mlir::Value> v = toIndex(i, (*b)[0]->range);
@@ -896,6 +936,15 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       }
       spec->extents.push_back(a.value.getInt());
     }
+    // Loop indices are 32-bit in kernels: a larger space would wrap.
+    int64_t total = 1;
+    for (int64_t extent : spec->extents)
+      if (__builtin_mul_overflow(total, extent, &total) || total > INT32_MAX) {
+        error(args.range, "`T.Parallel` has more iterations than the " +
+                              Twine(INT32_MAX) +
+                              " a 32-bit loop index can count");
+        return failure();
+      }
     return Value::loop(spec);
   }
   if (name == "T.Pipelined" || name == "T.serial" || name == "T.unroll" ||
@@ -927,6 +976,18 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       }
     if (spec->step.isIntLike() && spec->step.getInt() <= 0) {
       error(args.range, "`" + name + "` step must be positive");
+      return failure();
+    }
+    if (auto [why, bound] = loopRangeProblem(name, *spec); !why.empty()) {
+      // Point at the bound that does not fit, else at the call.
+      const std::optional<Arg> *at = nullptr;
+      if (bound == 0 && hasStop)
+        at = &(*b)[0];
+      else if (bound == 1)
+        at = hasStop ? &(*b)[1] : &(*b)[0];
+      else if (bound == 2)
+        at = &(*b)[2];
+      error(at && *at ? (*at)->range : args.range, why);
       return failure();
     }
     if (pipelined) {
@@ -1474,6 +1535,15 @@ Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
     if (v.isIntLike()) {
       if (v.getInt() <= 0) {
         error(g.range, "grid extent must be positive, got " + Twine(v.getInt()));
+        return Flow::Error;
+      }
+      // The launch limits of CUDA (and HIP): a grid beyond them never runs.
+      size_t axis = &g - grid.data();
+      int64_t limit = axis == 0 ? int64_t(INT32_MAX) : 65535;
+      if (v.getInt() > limit) {
+        error(g.range, "grid extent " + Twine(v.getInt()) + " along " +
+                           StringRef(&"xyz"[axis], 1) + " is more than the " +
+                           Twine(limit) + " blocks a launch may have there");
         return Flow::Error;
       }
       hostExprs.push_back(builder.getStringAttr(std::to_string(v.getInt())));

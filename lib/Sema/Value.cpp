@@ -452,6 +452,13 @@ static FoldResult foldSequence(BinaryOp op, const Value &l, const Value &r) {
   bool lSeq = l.isSequence() || l.is(Value::Str);
   // Concatenation of two sequences of one kind.
   if (op == BinaryOp::Add && lSeq && l.getKind() == r.getKind()) {
+    size_t total = l.is(Value::Str)
+                       ? l.getStr().size() + r.getStr().size()
+                       : l.getElements().size() + r.getElements().size();
+    if (total > kMaxSequenceLength)
+      return FoldResult::fail("sequence concatenation is too large (" +
+                              std::to_string(total) + " elements; the limit "
+                              "is " + std::to_string(kMaxSequenceLength) + ")");
     if (l.is(Value::Str))
       return FoldResult::ok(Value::string(l.getStr() + r.getStr()));
     std::vector<Value> out = l.getElements();
@@ -468,8 +475,10 @@ static FoldResult foldSequence(BinaryOp op, const Value &l, const Value &r) {
     int64_t n = std::max<int64_t>(0, count.getInt());
     size_t len = seq.is(Value::Str) ? seq.getStr().size()
                                     : seq.getElements().size();
-    if (n > 0 && len > (size_t(1) << 24) / size_t(n))
-      return FoldResult::fail("sequence repetition is too large");
+    if (n > 0 && len > kMaxSequenceLength / size_t(n))
+      return FoldResult::fail("sequence repetition is too large (the limit "
+                              "is " + std::to_string(kMaxSequenceLength) +
+                              " elements)");
     if (seq.is(Value::Str)) {
       std::string s;
       for (int64_t k = 0; k < n; ++k)
@@ -561,7 +570,7 @@ FoldResult foldUnary(UnaryOp op, const Value &v) {
 // -D values
 //===----------------------------------------------------------------------===//
 
-static std::optional<Value> parseScalarLiteral(StringRef t) {
+static std::optional<Value> parseScalarLiteral(StringRef t, std::string *why) {
   t = t.trim();
   if (t == "True" || t == "true")
     return Value::boolean(true);
@@ -575,6 +584,22 @@ static std::optional<Value> parseScalarLiteral(StringRef t) {
   int64_t iv;
   if (!t.getAsInteger(0, iv))
     return Value::integer(iv);
+  // Digits that overflow int64 are an integer too large, not a float.
+  StringRef digits = t;
+  if (digits.consume_front("-") || digits.consume_front("+")) {
+  }
+  StringRef body = digits;
+  bool prefixed = body.consume_front_insensitive("0x") ||
+                  body.consume_front_insensitive("0o") ||
+                  body.consume_front_insensitive("0b");
+  if (!body.empty() &&
+      llvm::all_of(body, [&](char c) { return prefixed ? isHexDigit(c) : isDigit(c); })) {
+    if (why)
+      *why = "integer `" +
+             (digits.size() > 40 ? t.take_front(40).str() + "..." : t.str()) +
+             "` does not fit in 64 bits";
+    return std::nullopt;
+  }
   double dv;
   if (!t.empty() && !t.getAsDouble(dv))
     return Value::floating(dv);
@@ -612,7 +637,34 @@ static std::optional<SmallVector<StringRef>> splitTopLevel(StringRef t) {
   return parts;
 }
 
-std::optional<Value> parseDefineValue(StringRef text) {
+/// The deepest nesting of brackets in `t`, outside quotes.
+static unsigned bracketDepth(StringRef t) {
+  unsigned depth = 0, deepest = 0;
+  char quote = 0;
+  for (char c : t) {
+    if (quote) {
+      if (c == quote)
+        quote = 0;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '(' || c == '[') {
+      deepest = std::max(deepest, ++depth);
+    } else if ((c == ')' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+std::optional<Value> parseDefineValue(StringRef text, std::string *why) {
+  // Each level recurses: deep nesting would exhaust the stack.
+  if (bracketDepth(text) > kMaxLiteralDepth) {
+    if (why)
+      *why = "brackets nested more than " + std::to_string(kMaxLiteralDepth) +
+             " levels deep (the limit is " + std::to_string(kMaxLiteralDepth) +
+             ")";
+    return std::nullopt;
+  }
   StringRef t = text.trim();
   bool isTuple = t.starts_with("(") && t.ends_with(")");
   bool isList = t.starts_with("[") && t.ends_with("]");
@@ -626,15 +678,17 @@ std::optional<Value> parseDefineValue(StringRef text) {
       StringRef p = (*parts)[k].trim();
       if (p.empty() && k + 1 == parts->size())
         break; // trailing comma
-      std::optional<Value> v = parseDefineValue(p);
+      std::optional<Value> v = parseDefineValue(p, why);
       if (!v)
         return std::nullopt;
       elts.push_back(*v);
     }
     return isTuple ? Value::tuple(std::move(elts)) : Value::list(std::move(elts));
   }
-  if (std::optional<Value> v = parseScalarLiteral(t))
+  if (std::optional<Value> v = parseScalarLiteral(t, why))
     return *v;
+  if (why && !why->empty())
+    return std::nullopt;
   // A bare word is a string (`-D dtype=float16`); anything else is a typo.
   if (!t.empty() && (isAlpha(t[0]) || t[0] == '_') &&
       llvm::all_of(t, [](char c) { return isAlnum(c) || c == '_' || c == '.'; }))

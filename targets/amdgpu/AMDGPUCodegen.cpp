@@ -243,7 +243,7 @@ tilec::emitHSACO(mlir::ModuleOp module, const CodegenOptions &options,
       getTargetInfo(module, options, Vendor::AMD, "an HSACO");
   if (!target)
     return failure();
-  Location loc = module.getLoc();
+  Location loc = backendLocation(module);
   FailureOr<PreparedModule> prepared = prepareModule(module, *target, options);
   if (failed(prepared))
     return failure();

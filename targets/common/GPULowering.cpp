@@ -65,6 +65,8 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include "llvm/IR/DerivedTypes.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -282,6 +284,28 @@ static void setDefaultWorkGroupSizeBound(gpu::GPUModuleOp gpuModule,
   }
 }
 
+/// MLIR lowers gpu.dynamic_shared_memory to an *internal* zero-length
+/// array, `@__dynamic_shmem__0 = internal addrspace(3) global [0 x i8]
+/// undef`. Its size is then known to be 0, and LLVM's alias analysis
+/// concludes that any two 4-byte accesses of a 0-byte object cannot alias
+/// (such an access would be undefined): a store to shared memory followed,
+/// without a barrier, by a load of the same address gets the value loaded
+/// before the store (T.cumsum along dim 0 summed stale rows). Declare it
+/// external instead, as clang does for `extern __shared__`: a declaration
+/// has no known size, and both backends take an external zero-length
+/// shared array as the dynamic shared memory.
+static void declareDynamicSharedExternal(llvm::Module &module) {
+  for (llvm::GlobalVariable &global : module.globals()) {
+    auto *array = llvm::dyn_cast<llvm::ArrayType>(global.getValueType());
+    if (global.getAddressSpace() != 3 || !array ||
+        array->getNumElements() != 0 || !global.hasInitializer())
+      continue;
+    global.setInitializer(nullptr);
+    global.setLinkage(llvm::GlobalValue::ExternalLinkage);
+    global.setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::None);
+  }
+}
+
 /// Translates a lowered gpu.module, verifying the result here so that a
 /// verifier complaint becomes a diagnostic instead of text on stderr.
 static std::unique_ptr<llvm::Module>
@@ -293,6 +317,7 @@ translateGPUModule(gpu::GPUModuleOp gpuModule, llvm::LLVMContext &llvmCtx) {
                                   << gpuModule.getName() << "' to LLVM IR";
     return nullptr;
   }
+  declareDynamicSharedExternal(*translated);
   std::string problems;
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(*translated, &os)) {
@@ -303,6 +328,19 @@ translateGPUModule(gpu::GPUModuleOp gpuModule, llvm::LLVMContext &llvmCtx) {
     return nullptr;
   }
   return translated;
+}
+
+Location tilec::backendLocation(ModuleOp module, llvm::StringRef message) {
+  llvm::SmallVector<gpu::GPUFuncOp> kernels;
+  module.walk([&](gpu::GPUFuncOp func) {
+    if (func.isKernel())
+      kernels.push_back(func);
+  });
+  for (gpu::GPUFuncOp func : kernels)
+    if (!message.empty() &&
+        message.contains(("'" + func.getName() + "'").str()))
+      return func.getLoc();
+  return kernels.size() == 1 ? kernels.front().getLoc() : module.getLoc();
 }
 
 FailureOr<std::unique_ptr<llvm::Module>>

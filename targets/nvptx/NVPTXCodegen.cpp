@@ -83,7 +83,7 @@ FailureOr<std::string> tilec::emitPTX(mlir::ModuleOp module,
     return failure();
   mlir::TimingScope backendTiming = nestTiming(options, "NVPTX backend");
   return runBackend(*prepared, llvm::CodeGenFileType::AssemblyFile,
-                    module.getLoc());
+                    backendLocation(module));
 }
 
 //===----------------------------------------------------------------------===//
@@ -291,5 +291,5 @@ tilec::emitCubin(mlir::ModuleOp module, const CodegenOptions &options,
   FailureOr<std::string> ptx = emitPTX(module, options);
   if (failed(ptx))
     return failure();
-  return assemblePTX(*ptx, module.getLoc(), options, resources);
+  return assemblePTX(*ptx, backendLocation(module), options, resources);
 }

@@ -638,6 +638,8 @@ TEST_CASE("A backend fatal error is a diagnostic, not an abort",
   CHECK(failed(hsaco));
   INFO(f.allDiagnostics());
   CHECK(f.diagnosed("code generation for gfx942 failed in LLVM's backend"));
+  // At the module's only kernel (line 4 of the input), not at its line 1.
+  CHECK(f.diagnosed("loc(\"-\":4:"));
   // The process survived and can still compile.
   f.diagnostics.clear();
   auto ok = f.parse(kVectorAdd);

@@ -15,6 +15,7 @@
 #include "tilec/Frontend/Parser.h"
 #include "tilec/MLIRGen/MLIRGen.h"
 #include "tilec/Passes/Passes.h"
+#include "tilec/Support/InputFile.h"
 #include "tilec/Support/OutputFile.h"
 #include "tilec/Target/Codegen.h"
 #include "tilec/Target/Header.h"
@@ -95,29 +96,47 @@ static void reportError(const Twine &msg) {
   WithColor::error(errs(), "tilec") << msg << "\n";
 }
 
-/// Picks the stage from --emit, else from the output's extension, else the
-/// target's natural artifact.
-static EmitKind resolveEmit(const DriverOptions &opts) {
+/// Picks the stage from --emit, else from the output's extension (the
+/// longest that matches: `.gpu.mlir` before `.mlir`), else the target's
+/// natural artifact. Nullopt for an extension tilec does not know.
+static std::optional<EmitKind> resolveEmit(const DriverOptions &opts) {
   if (opts.emit)
     return *opts.emit;
   StringRef out = opts.outputPath;
+  const EmitInfo *best = nullptr;
   for (const EmitInfo &i : kEmitInfos)
-    if (!out.empty() && out.ends_with(i.extension))
-      return i.kind;
+    if (!out.empty() && out.ends_with(i.extension) &&
+        (!best || strlen(i.extension) > strlen(best->extension)))
+      best = &i;
+  if (best)
+    return best->kind;
   if (out.ends_with(".hpp"))
     return EmitKind::Header;
   if (out.ends_with(".html"))
     return EmitKind::Layouts;
-  return isNVIDIA(opts.target) ? EmitKind::PTX : EmitKind::HSACO;
+  if (out.empty() || out == "-" || sys::path::extension(out).empty())
+    return isNVIDIA(opts.target) ? EmitKind::PTX : EmitKind::HSACO;
+  return std::nullopt;
 }
 
 static std::string defaultOutput(const DriverOptions &opts, EmitKind kind) {
   const EmitInfo &i = info(kind);
-  if (i.textual)
+  // Text goes to stdout, and so does anything compiled from stdin.
+  if (i.textual || opts.inputPath == "-")
     return "-";
   SmallString<128> name(sys::path::stem(opts.inputPath));
   name += i.extension;
   return std::string(name);
+}
+
+/// The depfile a compile writes, or "" for none (-MD with the output on
+/// stdout and no -MF has no file to name).
+static std::string depfilePath(const DriverOptions &opts) {
+  if (!opts.writeDepfile)
+    return "";
+  if (!opts.depfilePath.empty())
+    return opts.depfilePath;
+  return opts.outputPath == "-" ? "" : opts.outputPath + ".d";
 }
 
 /// Lowers tile-dialect kernels to the GPU dialect. A module already at the
@@ -167,9 +186,37 @@ int runDriver(DriverOptions opts) {
   timing.setEnabled(opts.timeReport);
   timing.setDisplayMode(mlir::DefaultTimingManager::DisplayMode::Tree);
   mlir::TimingScope rootTiming = timing.getRootScope();
-  EmitKind emit = resolveEmit(opts);
+  std::optional<EmitKind> resolved = resolveEmit(opts);
+  if (!resolved) {
+    reportError("cannot tell what to emit from the extension of -o '" +
+                opts.outputPath +
+                "'; give --emit, or an output ending in .ptx, .cubin, .hsaco, "
+                ".ll, .mlir, .gpu.mlir, .ast, .h, .hpp, .json, .svg or .html");
+    return ExitUsageError;
+  }
+  EmitKind emit = *resolved;
   if (opts.outputPath.empty())
     opts.outputPath = defaultOutput(opts, emit);
+  // An output must never overwrite an input or another output.
+  std::vector<NamedFile> outputs = {{"-o", opts.outputPath}};
+  if (!opts.headerPath.empty())
+    outputs.push_back({"--header", opts.headerPath});
+  if (!opts.jsonPath.empty())
+    outputs.push_back({"--json", opts.jsonPath});
+  std::string depfile = depfilePath(opts);
+  if (!depfile.empty())
+    outputs.push_back({opts.depfilePath.empty() ? "the depfile" : "-MF",
+                       depfile});
+  std::vector<NamedFile> inputs = {{"the input file", opts.inputPath}};
+  if (!opts.instancesPath.empty())
+    inputs.push_back({"the --instances file", opts.instancesPath});
+  if (!opts.tuningCachePath.empty())
+    inputs.push_back({"the --tuning-cache file", opts.tuningCachePath});
+  std::string conflict = checkOutputConflicts(outputs, inputs);
+  if (!conflict.empty()) {
+    reportError(conflict);
+    return ExitUsageError;
+  }
 
   if ((emit == EmitKind::PTX || emit == EmitKind::Cubin) &&
       !isNVIDIA(opts.target)) {
@@ -183,18 +230,15 @@ int runDriver(DriverOptions opts) {
     return ExitUsageError;
   }
 
-  ErrorOr<std::unique_ptr<MemoryBuffer>> file =
-      MemoryBuffer::getFileOrSTDIN(opts.inputPath, /*IsText=*/true);
+  std::string readProblem;
+  std::unique_ptr<MemoryBuffer> file =
+      readInputFile(opts.inputPath, readProblem);
   if (!file) {
-    reportError("cannot read '" + opts.inputPath +
-                "': " + file.getError().message());
+    reportError(readProblem);
     return ExitCompileError;
   }
-  for (const std::string *path :
-       {&opts.outputPath, &opts.headerPath, &opts.jsonPath, &opts.depfilePath}) {
-    if (path->empty())
-      continue;
-    std::string problem = checkOutputWritable(*path);
+  for (const NamedFile &output : outputs) {
+    std::string problem = checkOutputWritable(output.path);
     if (!problem.empty()) {
       reportError(problem);
       return ExitCompileError;
@@ -202,22 +246,21 @@ int runDriver(DriverOptions opts) {
   }
 
   SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(*file), SMLoc());
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
   std::vector<std::string> deps = {opts.inputPath};
 
   MLIRGenOptions genOptions;
   genOptions.defines = opts.defines;
   genOptions.target = opts.target;
   if (!opts.instancesPath.empty()) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> inst =
-        MemoryBuffer::getFile(opts.instancesPath, /*IsText=*/true);
+    std::unique_ptr<MemoryBuffer> inst =
+        readInputFile(opts.instancesPath, readProblem);
     if (!inst) {
-      reportError("cannot read '" + opts.instancesPath +
-                  "': " + inst.getError().message());
+      reportError(readProblem);
       return ExitCompileError;
     }
     std::string problem =
-        parseInstancesJSON((*inst)->getBuffer(), genOptions.instances);
+        parseInstancesJSON(inst->getBuffer(), genOptions.instances);
     if (!problem.empty()) {
       reportError(opts.instancesPath + ": " + problem);
       return ExitCompileError;
@@ -239,9 +282,8 @@ int runDriver(DriverOptions opts) {
       reportError("cannot write '" + path + "': " + toString(std::move(e)));
       return ExitCompileError;
     }
-    if (opts.writeDepfile && path != "-") {
-      std::string depPath = opts.depfilePath.empty() ? (path + ".d").str()
-                                                     : opts.depfilePath;
+    if (!depfile.empty()) {
+      std::string depPath = depfile;
       std::string target = opts.depTarget.empty() ? path.str() : opts.depTarget;
       if (Error e = writeFileAtomically(depPath, renderDepfile(target, deps))) {
         reportError("cannot write '" + depPath + "': " + toString(std::move(e)));
@@ -350,7 +392,7 @@ int runDriver(DriverOptions opts) {
     // ptxas reports registers and spills for the header and metadata.
     if (mlir::succeeded(out) && nvidia && (wantLaunchInfo || opts.capture)) {
       mlir::TimingScope ptxasTiming = codegenTiming.nest("ptxas");
-      cubin = assemblePTX(*out, module->getLoc(), cg, &resources);
+      cubin = assemblePTX(*out, backendLocation(*module), cg, &resources);
       if (mlir::failed(cubin))
         return ExitCompileError;
     }
@@ -384,7 +426,7 @@ int runDriver(DriverOptions opts) {
   }
 
   // Every output is rendered before any is written: a failure leaves none.
-  std::vector<std::pair<std::string, std::string>> outputs;
+  std::vector<std::pair<std::string, std::string>> rendered;
   if (wantLaunchInfo) {
     header::Unit unit;
     unit.sourceFile = opts.inputPath;
@@ -398,9 +440,9 @@ int runDriver(DriverOptions opts) {
       std::string headerText = header::renderHeader(unit, flavor);
       std::string json = header::renderMetadataJSON(unit);
       if (!opts.headerPath.empty())
-        outputs.push_back({opts.headerPath, headerText});
+        rendered.push_back({opts.headerPath, headerText});
       if (!opts.jsonPath.empty())
-        outputs.push_back({opts.jsonPath, json});
+        rendered.push_back({opts.jsonPath, json});
       if (emit == EmitKind::Header)
         out = headerText;
       else if (emit == EmitKind::JSON)
@@ -410,7 +452,7 @@ int runDriver(DriverOptions opts) {
       return ExitCompileError;
     }
   }
-  for (const auto &[path, text] : outputs)
+  for (const auto &[path, text] : rendered)
     if (Error e = writeFileAtomically(path, text)) {
       reportError("cannot write '" + path + "': " + toString(std::move(e)));
       return ExitCompileError;

@@ -159,7 +159,22 @@ int main(int argc, char **argv) {
                 << "'\n";
       return ExitUsageError;
     }
-    opts.defines.emplace_back(def.substr(0, eq), def.substr(eq + 1));
+    std::string name = def.substr(0, eq), value = def.substr(eq + 1);
+    // Like a compiler's conflicting -D: two values for one name is an
+    // error, the same value twice is harmless.
+    bool repeated = false;
+    for (const auto &[k, v] : opts.defines) {
+      if (k != name)
+        continue;
+      if (v != value) {
+        std::cerr << "tilec: error: -D " << name << " is given twice, with '"
+                  << v << "' and '" << value << "'\n";
+        return ExitUsageError;
+      }
+      repeated = true;
+    }
+    if (!repeated)
+      opts.defines.emplace_back(name, value);
   }
   if (!opts.depfilePath.empty() || !opts.depTarget.empty())
     opts.writeDepfile = true;

@@ -103,6 +103,7 @@ struct RuntimeObject {
 struct SubscriptObject {
   Value base; // a Buffer
   std::vector<Value> indices; // Int, Runtime or Slice per position
+  std::vector<llvm::SMRange> indexRanges; // where each index was written
   llvm::SMLoc loc;
 };
 

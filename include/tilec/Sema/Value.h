@@ -205,8 +205,16 @@ FoldResult foldUnary(UnaryOp op, const Value &operand);
 /// Parses a `-D name=value` right-hand side: Python literals (ints, floats,
 /// True/False/None, quoted strings, tuples/lists of those); anything else is
 /// taken as a bare string (`-D dtype=float16`) when it is a bare word;
-/// nullopt for anything else (`6x4`, unbalanced brackets).
-std::optional<Value> parseDefineValue(llvm::StringRef text);
+/// nullopt for anything else (`6x4`, unbalanced brackets). When `why` is
+/// given it receives the reason for the limits tilec sets: nesting deeper
+/// than kMaxLiteralDepth, an integer that does not fit in 64 bits.
+std::optional<Value> parseDefineValue(llvm::StringRef text,
+                                      std::string *why = nullptr);
+
+/// How deeply -D values and --instances files may nest brackets.
+inline constexpr unsigned kMaxLiteralDepth = 64;
+/// How many elements a compile-time sequence or string may grow to.
+inline constexpr size_t kMaxSequenceLength = size_t(1) << 20;
 
 } // namespace tilec::sema
 

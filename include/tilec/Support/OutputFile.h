@@ -20,8 +20,11 @@
 namespace tilec {
 
 /// Writes `path` atomically (temporary file in the same folder, then
-/// rename). `path == "-"` writes to stdout. If `write` returns an error the
-/// destination is left untouched and the error is returned.
+/// rename). `path == "-"` writes to stdout. A symbolic link is written
+/// through: its final target is replaced, the link stays. A path that is
+/// not a regular file (a device such as /dev/null, a FIFO) is written in
+/// place, never replaced. If `write` returns an error the destination is
+/// left untouched and the error is returned.
 llvm::Error writeFileAtomically(
     llvm::StringRef path,
     llvm::function_ref<llvm::Error(llvm::raw_ostream &)> write);
@@ -32,6 +35,19 @@ llvm::Error writeFileAtomically(llvm::StringRef path, llvm::StringRef bytes);
 /// Checks up front that `path`'s folder exists and is writable, so that a
 /// doomed compile fails before doing any work. Returns a message or "".
 std::string checkOutputWritable(llvm::StringRef path);
+
+/// A file of the command line: how it was given (`-o`, `--header`, `the
+/// input`) and its path (`-` is stdout or stdin).
+struct NamedFile {
+  std::string role;
+  std::string path;
+};
+
+/// Checks that no output names one of `inputs` (the same file, also through
+/// another spelling or a link) and that no two outputs name the same file
+/// (two `-` both write to stdout). Returns a message or "".
+std::string checkOutputConflicts(const std::vector<NamedFile> &outputs,
+                                 const std::vector<NamedFile> &inputs);
 
 /// Renders a Make/Ninja depfile: `target: dep dep ...` with spaces and `$`
 /// escaped the way GCC does.

@@ -109,6 +109,12 @@ struct CodegenOptions {
 mlir::FailureOr<std::string> emitLLVMIR(mlir::ModuleOp module,
                                         const CodegenOptions &options);
 
+/// Where a problem of the backend or the assembler is reported: at the
+/// kernel `message` names (`'<kernel>'`), else at the only kernel of the
+/// module (its T.Kernel line), else at the module.
+mlir::Location backendLocation(mlir::ModuleOp module,
+                               llvm::StringRef message = "");
+
 /// PTX assembly for an NVIDIA chip.
 mlir::FailureOr<std::string> emitPTX(mlir::ModuleOp module,
                                      const CodegenOptions &options);
