@@ -74,9 +74,9 @@ struct AccumulatorPlan {
 /// (f16/bf16) inputs over `threads` threads in waves of `waveSize` (64 on
 /// every chip with MFMA; anything else is an error): picks the instruction
 /// (from target.mmaInstructions(), the widest tile MfmaLayouts.h knows
-/// that splits over the waves), records `warp_partition` and `mfma` on
-/// the gemm and returns the accumulator layout; a located error if none
-/// fits.
+/// that splits over the waves), records it and the wave split as
+/// `tile.mma` on the gemm and returns the accumulator layout; a located
+/// error if none fits.
 mlir::FailureOr<AccumulatorPlan> planMfma(tile::GemmOp gemm,
                                           const TargetInfo &target, int64_t m,
                                           int64_t n, int64_t k, mlir::Type in,
