@@ -26,8 +26,8 @@ compile grouped -D 'group=[[0,1],[2]]' -D 'stage=[0,2]' -D 'order=[1,0]'
   --json "$out/eager/eager_gemm.json"
 cp bench/debug/eager_gemm_check.cpp "$out/eager/"
 
-# Reliability fixes (bench/debug/rel_check.*), when present.
-if [[ -x bench/debug/rel_prepare.sh ]]; then
-  bash bench/debug/rel_prepare.sh "$out/rel"
-fi
+# The reliability fixes: python3 bench/debug/rel_check.py prepare
+# (bench/.out/rel); the tools: bench/tools-gpu-prepare.sh (bench/.tools);
+# the CMake package: examples/cmake/gpu-check.sh prepare; the differential
+# test: ../shared/sxs/README.md (.dev/diff, SESSION_DIFF=1).
 du -sh "$out"
