@@ -341,18 +341,19 @@ LogicalResult simt::checkThreadGuards(KernelLowering &kernel,
     // Threads outside the range do not take part: they must neither read
     // what the range writes before it is written, nor overwrite what it
     // still reads. Fence the outermost guard with block-wide barriers.
-    if (!target.isNVIDIA())
+    if (!target.hasNamedBarriers())
       return op->emitError()
              << "shared memory written under a condition on the thread index "
                 "needs a barrier among threads "
              << rangeText(*span) << " only, which " << target.chip()
              << " does not have; move the write out of the condition";
-    if (span->begin % 32 || span->count % 32)
+    int64_t warp = target.warpSize();
+    if (span->begin % warp || span->count % warp)
       return op->emitError()
              << "shared memory written under a condition on the thread index "
                 "needs a barrier among threads "
-             << rangeText(*span)
-             << ", which must be whole warps (multiples of 32 threads)";
+             << rangeText(*span) << ", which must be whole warps (multiples of "
+             << warp << " threads)";
     auto key = std::make_pair(span->begin, span->count);
     if (!barrierIds.count(key)) {
       if (barrierIds.size() == 15)

@@ -172,6 +172,7 @@ public:
   StringRef chip() const override { return desc.name; }
   bool isNVIDIA() const override { return desc.nvidia; }
   bool hasDeviceAssert() const override { return desc.nvidia; }
+  bool hasNamedBarriers() const override { return desc.nvidia; }
   StringRef llvmTriple() const override {
     return desc.nvidia ? "nvptx64-nvidia-cuda" : "amdgcn-amd-amdhsa";
   }

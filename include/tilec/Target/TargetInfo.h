@@ -104,6 +104,10 @@ public:
   /// (`__assertfail` on NVIDIA); without it (AMD) T.device_assert prints
   /// the failure and the kernel goes on.
   virtual bool hasDeviceAssert() const = 0;
+  /// Barriers among a subset of a block's warps (NVIDIA's `bar.sync id,
+  /// count`, 16 ids per block); without them (AMD) only the whole block can
+  /// synchronize.
+  virtual bool hasNamedBarriers() const = 0;
   /// LLVM target triple of the device code ("nvptx64-nvidia-cuda",
   /// "amdgcn-amd-amdhsa").
   virtual llvm::StringRef llvmTriple() const = 0;
