@@ -433,7 +433,15 @@ private:
       if (op->getBlock() != &kernelFunc.getBody().front())
         return op.emitError("T.use_swizzle must be at the top level of the "
                             "kernel");
-      OpBuilder b(op);
+      // The remap is kernel-wide, as in TileLang (the pattern is an attribute
+      // of the kernel): every use of the block indices, also one before the
+      // op (such as `bh = by % H` computed first), must see the remapped
+      // pair, or the blocks cover the grid twice in places and miss the rest.
+      Block &entry = kernelFunc.getBody().front();
+      bx.getDefiningOp()->moveBefore(&entry, entry.begin());
+      by.getDefiningOp()->moveAfter(bx.getDefiningOp());
+      OpBuilder b = OpBuilder::atBlockBegin(&entry);
+      b.setInsertionPointAfter(by.getDefiningOp());
       Location loc = op.getLoc();
       auto cst = [&](int64_t v) {
         return arith::ConstantIndexOp::create(b, loc, v).getResult();
@@ -445,8 +453,9 @@ private:
       Value majorId = rowPanels ? by : bx, minorId = rowPanels ? bx : by;
       Value majorDim = rowPanels ? gy : gx, minorDim = rowPanels ? gx : gy;
       Value panel = cst(op.getPanelSize());
-      Value linear = arith::AddIOp::create(
-          b, loc, arith::MulIOp::create(b, loc, by, gx), bx);
+      auto byRows = arith::MulIOp::create(b, loc, by, gx);
+      auto linearOp = arith::AddIOp::create(b, loc, byRows, bx);
+      Value linear = linearOp;
       Value span = arith::MulIOp::create(b, loc, panel, minorDim);
       Value p = arith::DivUIOp::create(b, loc, linear, span);
       Value o = arith::RemUIOp::create(b, loc, linear, span);
@@ -460,13 +469,8 @@ private:
       (void)minorId;
       Value newBx = rowPanels ? newMinor : newMajor;
       Value newBy = rowPanels ? newMajor : newMinor;
-      Block *block = op->getBlock();
-      auto after = [&](OpOperand &use) {
-        Operation *ancestor = block->findAncestorOpInBlock(*use.getOwner());
-        return ancestor && op->isBeforeInBlock(ancestor);
-      };
-      bx.replaceUsesWithIf(newBx, after);
-      by.replaceUsesWithIf(newBy, after);
+      bx.replaceAllUsesExcept(newBx, linearOp);
+      by.replaceAllUsesExcept(newBy, byRows);
       op.erase();
     }
     return success();

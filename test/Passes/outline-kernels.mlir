@@ -101,12 +101,13 @@ module {
 // -----
 
 // T.use_swizzle(panel_size=4): blocks launched in order L = by * gx + bx
-// walk panels of 4 block rows, column by column; uses after the op see the
-// remapped indices, uses before it the hardware ones.
+// walk panels of 4 block rows, column by column. The remap is kernel-wide:
+// a use before the op (`by % 4` here, as in `bh = bbh % H` computed ahead
+// of T.use_swizzle) sees the remapped indices too, or the blocks would not
+// cover the grid once.
 // CHECK-LABEL: gpu.func @swizzled_kernel
 // CHECK: %[[BX:.*]] = gpu.block_id x
 // CHECK: %[[BY:.*]] = gpu.block_id y
-// CHECK: memref.store %{{.*}}, %{{.*}}[%[[BY]], %[[BX]]]
 // CHECK: %[[GX:.*]] = gpu.grid_dim x
 // CHECK: %[[GY:.*]] = gpu.grid_dim y
 // CHECK: %[[P:.*]] = arith.constant 4 : index
@@ -121,6 +122,9 @@ module {
 // CHECK: %[[R:.*]] = arith.remui %[[OFF]], %[[HEIGHT]]
 // CHECK: %[[NBY:.*]] = arith.addi %[[FIRST]], %[[R]]
 // CHECK: %[[NBX:.*]] = arith.divui %[[OFF]], %[[HEIGHT]]
+// CHECK-NOT: gpu.block_id
+// CHECK: %[[H:.*]] = arith.remui %[[NBY]], %{{.*}}
+// CHECK: memref.store %{{.*}}, %{{.*}}[%[[H]], %[[NBX]]]
 // CHECK-NOT: tile.use_swizzle
 // CHECK: memref.store %{{.*}}, %{{.*}}[%[[NBY]], %[[NBX]]]
 module {
@@ -128,7 +132,9 @@ module {
     %c8 = arith.constant 8 : index
     tile.kernel blocks(%bx, %by) in (%c8, %c8) threads(32) {
       %one = arith.constant 1.0 : f32
-      memref.store %one, %C[%by, %bx] : memref<64x64xf32>
+      %c4 = arith.constant 4 : index
+      %h = arith.remui %by, %c4 : index
+      memref.store %one, %C[%h, %bx] : memref<64x64xf32>
       tile.use_swizzle panel_size = 4, order = row
       memref.store %one, %C[%by, %bx] : memref<64x64xf32>
     }
