@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 tilec=${TILEC:-build/bin/tilec}
-out=bench/.out
+out=${TILEC_BENCH_OUT:-bench/.out} # bench/tools-agree-prepare.sh sets it
 rm -rf "$out" && mkdir -p "$out"
 compile() { # name file instances-json
   printf '%s' "$3" >"$out/$1.instances.json"

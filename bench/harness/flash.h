@@ -76,6 +76,10 @@ template <typename Launch>
 static void runFlashAttention(const char *name, int batch, int heads, int seq,
                               int dim, bool causal, Launch launch, bool time,
                               std::mt19937_64 &rng, int sampleRows = 0) {
+  if (!harnessSelected(std::string(name) + " " + std::to_string(batch) + "x" +
+                       std::to_string(heads) + "x" + std::to_string(seq) + "x" +
+                       std::to_string(dim)))
+    return;
   const AttentionShape sh{batch, heads, seq, dim, causal};
   HalfBuffer q(sh.elements()), k(sh.elements()), v(sh.elements()),
       o(sh.elements());

@@ -79,6 +79,9 @@ template <typename Launch>
 static void runGemm(cublasHandle_t h, const char *name, int m, int n, int k,
                     bool bf16, Epilogue e, Launch launch, bool time,
                     std::mt19937_64 &rng) {
+  if (!harnessSelected(std::string(name) + " " + std::to_string(m) + "x" +
+                       std::to_string(n) + "x" + std::to_string(k)))
+    return;
   Buf16 a(size_t(m) * k, bf16), b(size_t(k) * n, bf16), c(size_t(m) * n, bf16),
       bias(n, bf16);
   a.randomize(rng);

@@ -43,6 +43,8 @@ static std::mt19937_64 rng(std::random_device{}());
 
 template <typename Launch>
 static void runVectorAdd(const char *name, size_t n, Launch launch, bool time) {
+  if (!harnessSelected(std::string(name) + " " + std::to_string(n)))
+    return;
   HalfBuffer a(n), b(n), c(n);
   a.randomize(rng);
   b.randomize(rng);
@@ -66,6 +68,8 @@ static void runVectorAdd(const char *name, size_t n, Launch launch, bool time) {
 
 template <typename Launch>
 static void runSoftmax(const char *name, size_t m, size_t n, Launch launch, bool time) {
+  if (!harnessSelected(std::string(name) + " " + std::to_string(m) + "x" + std::to_string(n)))
+    return;
   HalfBuffer x(m * n), y(m * n);
   x.randomize(rng, -4.f, 4.f);
   y.poison();
@@ -95,6 +99,8 @@ static void runSoftmax(const char *name, size_t m, size_t n, Launch launch, bool
 template <typename Launch>
 static void runRmsNormSilu(const char *name, size_t m, size_t n, Launch launch,
                            bool time) {
+  if (!harnessSelected(std::string(name) + " " + std::to_string(m) + "x" + std::to_string(n)))
+    return;
   HalfBuffer x(m * n), w(n), y(m * n);
   x.randomize(rng, -2.f, 2.f);
   w.randomize(rng, 0.5f, 1.5f);
@@ -128,6 +134,8 @@ static void runRmsNormSilu(const char *name, size_t m, size_t n, Launch launch,
 // T.cumsum, forward and reversed, float32, against float64 prefix sums.
 template <typename Launch>
 static void runCumsum(const char *name, size_t m, size_t n, Launch launch) {
+  if (!harnessSelected(std::string(name) + " " + std::to_string(m) + "x" + std::to_string(n)))
+    return;
   std::vector<float> hx(m * n);
   std::uniform_real_distribution<float> d(-1.f, 1.f);
   for (auto &v : hx) v = d(rng);

@@ -78,6 +78,39 @@ TEST_CASE("tilec-bench command line", "[bench]") {
   CHECK(tune.timeoutSeconds == 30);
 }
 
+TEST_CASE("tilec-bench timing methods", "[bench]") {
+  std::string err;
+  // The default is do_bench: budgets in ms, L2 flushed, counts from them.
+  BenchOptions def;
+  REQUIRE(parse({"k.ptx"}, def, err) == -1);
+  CHECK(def.run.flushL2);
+  CHECK(def.run.warmupIters == 0);
+  CHECK(def.run.iters == 0);
+  CHECK(def.run.warmupMs == 25);
+  CHECK(def.run.repMs == 100);
+  // The bench harness's medianMs: 10 warm-up launches, 50 timed, no flush.
+  BenchOptions h;
+  REQUIRE(parse({"k.ptx", "--method", "harness"}, h, err) == -1);
+  CHECK_FALSE(h.run.flushL2);
+  CHECK(h.run.warmupIters == kHarnessWarmupIters);
+  CHECK(h.run.iters == kHarnessIters);
+  CHECK(kHarnessWarmupIters == 10);
+  CHECK(kHarnessIters == 50);
+  // Explicit counts win over the method's.
+  BenchOptions hc;
+  REQUIRE(parse({"k.ptx", "--method", "harness", "--iters", "7", "--warmup-iters", "3"},
+                hc, err) == -1);
+  CHECK(hc.run.iters == 7);
+  CHECK(hc.run.warmupIters == 3);
+  BenchOptions w;
+  REQUIRE(parse({"k.ptx", "--warmup-iters", "4"}, w, err) == -1);
+  CHECK(w.run.warmupIters == 4);
+  CHECK(w.run.flushL2);
+  BenchOptions bad;
+  CHECK(parse({"k.ptx", "--method", "cupti"}, bad, err) == 2);
+  CHECK(parse({"k.ptx", "--warmup-iters", "0"}, bad, err) == 2);
+}
+
 TEST_CASE("launch and work expressions", "[bench]") {
   Vars v = {{"m", 1000}, {"n", 7}, {"M", 4096}, {"N", 4096}, {"K", 4096},
             {"A.numel", 64}};

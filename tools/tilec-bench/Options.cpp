@@ -50,6 +50,15 @@ int parseBenchOptions(int argc, const char *const *argv, BenchOptions &o,
       ->check(CLI::PositiveNumber);
   app.add_option("--iters", o.run.iters, "Exactly this many timed runs")
       ->check(CLI::PositiveNumber);
+  app.add_option("--warmup-iters", o.run.warmupIters,
+                 "Exactly this many warm-up launches (instead of --warmup)")
+      ->check(CLI::PositiveNumber);
+  std::string method = "do_bench";
+  app.add_option("--method", method,
+                 "do_bench (default: TileLang's and Triton's do_bench, the "
+                 "steady state), or harness (bench/harness's medianMs: 10 "
+                 "warm-up launches, 50 timed, no flush; a burst from idle)")
+      ->check(CLI::IsMember({"do_bench", "harness"}));
   bool noFlush = false;
   app.add_flag("--no-flush", noFlush, "Do not flush the L2 cache between runs");
   app.add_option("--device", o.run.device, "CUDA device ordinal (default 0)");
@@ -81,6 +90,14 @@ int parseBenchOptions(int argc, const char *const *argv, BenchOptions &o,
     return 2;
   }
   o.run.flushL2 = !noFlush;
+  if (method == "harness") {
+    // Explicit --warmup-iters / --iters still win.
+    o.run.flushL2 = false;
+    if (o.run.warmupIters == 0)
+      o.run.warmupIters = kHarnessWarmupIters;
+    if (o.run.iters == 0)
+      o.run.iters = kHarnessIters;
+  }
   if (o.image.empty() == o.tuneDir.empty()) {
     err << "tilec-bench: error: give a kernel image, or --tune DIR\n";
     return 2;

@@ -28,6 +28,10 @@ struct BenchOptions {
   bool verbose = false;
 };
 
+/// bench/harness/common.h's medianMs, which `--method harness` follows.
+constexpr int kHarnessWarmupIters = 10;
+constexpr int kHarnessIters = 50;
+
 /// Parses argv. Returns -1 to go on, else the exit status (0 after --help,
 /// 2 for a usage error, with the message on `err`).
 int parseBenchOptions(int argc, const char *const *argv, BenchOptions &options,

@@ -207,10 +207,11 @@ bool runPlan(const std::string &image, const Plan &plan,
   cu::Event e0, e1;
   if (!newEvent(e0) || !newEvent(e1))
     return false;
-  if (!check(flushL2(), "L2 flush") || !check(d.eventRecord(e0, nullptr), "cuEventRecord"))
+  // As do_bench, each of the 5 runs after a flush.
+  if (!check(d.eventRecord(e0, nullptr), "cuEventRecord"))
     return false;
   for (int i = 0; i < 5; ++i)
-    if (!check(launchAll(), "launch"))
+    if (!check(flushL2(), "L2 flush") || !check(launchAll(), "launch"))
       return false;
   float estimate = 0;
   if (!check(d.eventRecord(e1, nullptr), "cuEventRecord") ||
@@ -218,7 +219,8 @@ bool runPlan(const std::string &image, const Plan &plan,
       !check(d.eventElapsedTime(&estimate, e0, e1), "cuEventElapsedTime"))
     return false;
   double one = std::max(double(estimate) / 5, 1e-4);
-  int warmup = std::max(1, int(options.warmupMs / one));
+  int warmup = options.warmupIters > 0 ? options.warmupIters
+                                       : std::max(1, int(options.warmupMs / one));
   int reps = options.iters > 0 ? options.iters
                                : std::clamp(int(options.repMs / one), 1, options.maxIters);
   for (int i = 0; i < warmup; ++i)
