@@ -415,6 +415,14 @@ inline std::size_t loadLog(char *buffer, std::size_t size) {
 
 } // namespace
 
+void detail::writeCuda12Check(Writer &w) {
+  w.line();
+  w.line("#if CUDA_VERSION < 12000");
+  w.line("#error \"these kernels use TMA or clusters: they need CUDA 12 or "
+         "later\"");
+  w.line("#endif");
+}
+
 bool detail::needsCuda12(const Unit &unit) {
   for (const Function &function : unit.functions)
     for (const KernelLaunch &kernel : function.kernels) {
@@ -505,13 +513,8 @@ std::string renderCudaHeader(const Unit &unit) {
   for (const char *include :
        {"cstdarg", "cstddef", "cstdint", "cstdio", "cstring", "mutex", "new"})
     w.line("#include <" + std::string(include) + ">");
-  if (needsCuda12(unit)) {
-    w.line();
-    w.line("#if CUDA_VERSION < 12000");
-    w.line("#error \"these kernels use TMA or clusters: they need CUDA 12 or "
-           "later\"");
-    w.line("#endif");
-  }
+  if (needsCuda12(unit))
+    writeCuda12Check(w);
   w.line();
   for (const std::string &part : parts)
     w.line("namespace " + part + " {");

@@ -297,13 +297,8 @@ std::string renderMultiTargetHeader(const MultiUnit &multi, Flavor flavor) {
   bool cuda12 = false;
   for (const Unit &unit : multi.units)
     cuda12 |= cuda && needsCuda12(unit);
-  if (cuda12) {
-    w.line();
-    w.line("#if CUDA_VERSION < 12000");
-    w.line("#error \"these kernels use TMA or clusters: they need CUDA 12 or "
-           "later\"");
-    w.line("#endif");
-  }
+  if (cuda12)
+    writeCuda12Check(w);
   w.line();
   for (const std::string &part : parts)
     w.line("namespace " + part + " {");

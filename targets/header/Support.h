@@ -162,6 +162,9 @@ void writeHipBody(Writer &w, const Unit &unit, const Api &api,
                   const BodyOptions &options);
 /// Whether the CUDA header needs CUDA 12 (clusters, TMA).
 bool needsCuda12(const Unit &unit);
+/// The preprocessor check that refuses a CUDA older than 12 (for kernels
+/// that needsCuda12), preceded by a blank line.
+void writeCuda12Check(Writer &w);
 /// TILEC_GENERATED_<NS>_<SUFFIX>.
 std::string includeGuard(const Unit &unit, std::string_view suffix);
 

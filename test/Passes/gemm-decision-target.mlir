@@ -29,3 +29,4 @@ gpu.module @m {
     gpu.return
   }
 }
+
