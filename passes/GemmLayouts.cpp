@@ -144,7 +144,7 @@ private:
              << " path reads A from shared memory (T.alloc_shared)"
              << (kind == MMAKind::WarpSync ? " or a fragment" : "")
              << ", and B from shared memory";
-    if (aInRegisters && kind != MMAKind::WarpSync)
+    if (aInRegisters && kind == MMAKind::Wave)
       return gemm.emitError() << "T.gemm on the " << path
                               << " path reads A from shared memory "
                                  "(T.alloc_shared); A in registers is not "
@@ -192,7 +192,7 @@ private:
                                 << instr->k << ", got " << k;
       plan = planMmaSync(gemm, c, m, n, *instr, aInRegisters);
     } else if (kind == MMAKind::Warpgroup) {
-      plan = gemm::planWgmma(gemm, target, m, n, k, in, threads);
+      plan = gemm::planWgmma(gemm, target, m, n, k, in, threads, aInRegisters);
     } else {
       plan = gemm::planMfma(gemm, target, m, n, k, in, threads, warpSize);
     }
@@ -201,7 +201,21 @@ private:
     if (failed(pinFragment(gemm, c, plan->layout, "needs " + plan->what)))
       return failure();
 
-    if (aInRegisters) {
+    if (aInRegisters && kind == MMAKind::Warpgroup) {
+      // wgmma's register A fragment of a warpgroup's m64 x k16 block is
+      // its D fragment for N = 16, so A over all of K is the D layout of
+      // an m x k product (FlashAttention's S, cast to P, read in place).
+      tile::MmaAttr mma = gemm::readMma(gemm);
+      llvm::Expected<LinearLayout> layout = wgmmaTiledAccumulatorLayout(
+          m, k, WarpPartition{mma.getWarpsM(), 1}, k);
+      if (!layout)
+        return gemm.emitError()
+               << "no wgmma register operand layout for `" << a.getName()
+               << "`: " << errorText(layout.takeError());
+      if (failed(
+              pinFragment(gemm, a, *layout, "reads it as its wgmma A operand")))
+        return failure();
+    } else if (aInRegisters) {
       tile::MmaAttr mma = gemm::readMma(gemm);
       if (failed(pinOperandA(gemm, a, m, k,
                              WarpPartition{mma.getWarpsM(), mma.getWarpsN()})))

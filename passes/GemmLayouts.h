@@ -145,19 +145,22 @@ swizzledIndices(mlir::OpBuilder &b, mlir::Location loc,
 /// The wgmma part of inferGemmLayouts (GemmLayoutsWgmma.cpp).
 ///
 /// Whether every tile.gemm of `kernel` can take wgmma: f16/bf16 A and B
-/// in shared buffers used only by operand copies and gemms, an f32
-/// accumulator, shapes a warpgroup split and a canonical swizzle cover.
+/// in shared buffers used only by operand copies and gemms (or A in a
+/// fragment, not transposed, with the warpgroups all along M and K a power
+/// of two up to 256), an f32 accumulator, shapes a warpgroup split and a
+/// canonical swizzle cover.
 /// Otherwise `why` says what fails (the kernel then takes mma.sync).
 bool wgmmaFits(mlir::Operation *kernel, const TargetInfo &target,
                int64_t threads, std::string &why);
 
 /// For an m x n x k gemm over `threads` threads: picks the warpgroup split
 /// and the m64nNk16 instruction from the chip's table, records them as
-/// `tile.mma` (kind wgmma) and returns the accumulator layout.
+/// `tile.mma` (kind wgmma; `a = registers` with `aInRegisters`) and returns
+/// the accumulator layout.
 mlir::FailureOr<AccumulatorPlan> planWgmma(tile::GemmOp gemm,
                                            const TargetInfo &target, int64_t m,
                                            int64_t n, int64_t k, mlir::Type in,
-                                           int64_t threads);
+                                           int64_t threads, bool aInRegisters);
 
 /// The canonical wgmma / TMA swizzle for a shared operand of `gemm`
 /// (`isA`: operand A), as recorded by planWgmma's caller: the widest of

@@ -136,10 +136,12 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
     auto space = [](tile::AllocOp alloc) {
       return tile::getMemorySpace(cast<MemRefType>(alloc.getType()));
     };
-    if (!a || !b || !c || space(a) != tile::MemorySpace::shared ||
+    bool aInRegisters = a && space(a) == tile::MemorySpace::fragment;
+    if (!a || !b || !c ||
+        !(aInRegisters || space(a) == tile::MemorySpace::shared) ||
         space(b) != tile::MemorySpace::shared ||
         space(c) != tile::MemorySpace::fragment) {
-      why = "a T.gemm reads A from registers";
+      why = "a T.gemm's operands are not in shared memory or fragments";
       return WalkResult::interrupt();
     }
     auto aType = cast<MemRefType>(a.getType());
@@ -152,7 +154,7 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
             "a float32 accumulator";
       return WalkResult::interrupt();
     }
-    if (!onlyGemmUses(a) || !onlyGemmUses(b)) {
+    if ((!aInRegisters && !onlyGemmUses(a)) || !onlyGemmUses(b)) {
       why = "a shared operand has users other than copies into it and "
             "T.gemm";
       return WalkResult::interrupt();
@@ -180,7 +182,13 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
       }
       return true;
     };
-    if (!pick(a, !gemm.getTransposeA(), 64) ||
+    if (aInRegisters && (gemm.getTransposeA() || shape->warps.warpsN != 1 ||
+                         !llvm::isPowerOf2_64(uint64_t(k)) || k > 256)) {
+      why = "A in registers needs no transpose, the warpgroups all along M "
+            "and K a power of two up to 256";
+      return WalkResult::interrupt();
+    }
+    if ((!aInRegisters && !pick(a, !gemm.getTransposeA(), 64)) ||
         !pick(b, gemm.getTransposeB(), shape->instrN))
       return WalkResult::interrupt();
     return WalkResult::advance();
@@ -190,7 +198,8 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
 
 FailureOr<gemm::AccumulatorPlan>
 gemm::planWgmma(tile::GemmOp gemm, const TargetInfo &target, int64_t m,
-                int64_t n, int64_t k, Type in, int64_t threads) {
+                int64_t n, int64_t k, Type in, int64_t threads,
+                bool aInRegisters) {
   llvm::Expected<WgmmaShape> shape =
       wgmmaShape(target, toPolicy(gemm.getPolicy()), m, n, k, in, threads);
   if (!shape)
@@ -200,7 +209,8 @@ gemm::planWgmma(tile::GemmOp gemm, const TargetInfo &target, int64_t m,
                 tile::MmaAttr::get(gemm.getContext(), tile::MmaKind::wgmma,
                                    shape->instr->opName, 64, shape->instrN, 16,
                                    shape->warps.warpsM, shape->warps.warpsN,
-                                   tile::OperandSource::shared,
+                                   aInRegisters ? tile::OperandSource::registers
+                                                : tile::OperandSource::shared,
                                    tile::OperandSource::shared, /*kPack=*/1));
   llvm::Expected<LinearLayout> acc =
       wgmmaTiledAccumulatorLayout(m, n, shape->warps, shape->instrN);

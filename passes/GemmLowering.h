@@ -174,8 +174,12 @@ private:
   WgmmaGemm(KernelLowering &kernel, tile::GemmOp op)
       : kernel(&kernel), op(op), loc(op.getLoc()) {}
   mlir::LogicalResult mapRegisters();
+  mlir::LogicalResult mapOperandA();
   mlir::Value descriptorBase(mlir::OpBuilder &b, SharedSlot slot,
                              const WgmmaOperand &d, mlir::Value wgOffset);
+  /// wgmma with A from registers (`a` four 32-bit words) on `d`.
+  mlir::Value issueRegisterA(mlir::OpBuilder &b, mlir::Value d,
+                             mlir::ValueRange a, mlir::Value descB);
 
   KernelLowering *kernel;
   tile::GemmOp op;
@@ -187,6 +191,10 @@ private:
   /// regOf[(mb * nBlocks + nb) * instrN / 2 + i]: the fragment register
   /// holding register i of instruction (mb, nb)'s D.
   llvm::SmallVector<int64_t> regOf;
+  /// A in registers (FlashAttention's P): its fragment, and for (m64
+  /// block, k-step, element e of a0..a7) the fragment register holding it.
+  const Fragment *fragA = nullptr;
+  llvm::SmallVector<int64_t> aRegOf;
   mlir::Value wgA, wgB; // from setUp
 };
 

@@ -39,6 +39,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -103,12 +104,23 @@ FailureOr<WgmmaGemm> WgmmaGemm::create(KernelLowering &kernel,
                         "m64nNk16 instructions per warpgroup");
   g.mBlocks = g.mWG / 64;
   g.nBlocks = g.nWG / g.instrN;
-  FailureOr<WgmmaOperand> a = describe(op, op.getA(), !op.getTransposeA());
   FailureOr<WgmmaOperand> b = describe(op, op.getB(), op.getTransposeB());
-  if (failed(a) || failed(b))
+  if (failed(b))
     return failure();
-  g.descA = *a;
   g.descB = *b;
+  if (mma.getA() == tile::OperandSource::registers) {
+    g.fragA = kernel.fragment(op.getA());
+    if (!g.fragA || op.getTransposeA())
+      return op.emitError("T.gemm on the wgmma path: A in registers must be "
+                          "a lowered fragment, not transposed");
+    if (failed(g.mapOperandA()))
+      return failure();
+  } else {
+    FailureOr<WgmmaOperand> a = describe(op, op.getA(), !op.getTransposeA());
+    if (failed(a))
+      return failure();
+    g.descA = *a;
+  }
   if (failed(g.mapRegisters()))
     return failure();
   return g;
@@ -138,6 +150,73 @@ LogicalResult WgmmaGemm::mapRegisters() {
         }
   }
   return success();
+}
+
+/// wgmma's A register fragment of an m64 x k16 block: element e of a0..a7
+/// of lane l of warp w is row 16 w + l / 4 + 8 ((e / 2) % 2), column
+/// 8 (e / 4) + 2 (l % 4) + e % 2.
+LogicalResult WgmmaGemm::mapOperandA() {
+  const Layout &layout = fragA->layout;
+  int64_t steps = kDim / 16;
+  aRegOf.assign(mBlocks * steps * 8, -1);
+  for (int64_t t = 0; t < kernel->getThreads(); ++t) {
+    int64_t g = t / 128, w = (t % 128) / 32, l = t % 32;
+    int64_t gm = g % groupsM;
+    for (int64_t mb = 0; mb < mBlocks; ++mb)
+      for (int64_t s = 0; s < steps; ++s)
+        for (int64_t e = 0; e < 8; ++e) {
+          int64_t row = gm * mWG + mb * 64 + w * 16 + l / 4 + 8 * ((e / 2) % 2);
+          int64_t col = 16 * s + 8 * (e / 4) + 2 * (l % 4) + e % 2;
+          int64_t r = layout.findRegister(t, layout.flatten({row, col}));
+          int64_t &slot = aRegOf[(mb * steps + s) * 8 + e];
+          if (r < 0 || (slot >= 0 && slot != r))
+            return op.emitError()
+                   << "T.gemm on the wgmma path: the layout of `" << fragA->name
+                   << "` does not hold the wgmma A register fragment (thread "
+                   << t << ", element (" << row << ", " << col << "))";
+          slot = r;
+        }
+  }
+  return success();
+}
+
+Value WgmmaGemm::issueRegisterA(OpBuilder &b, Value d, ValueRange a,
+                                Value bDesc) {
+  // The NVVM op takes A through a descriptor only: the register form as
+  // inline PTX, its accumulator operands tied to the results.
+  Type in = cast<MemRefType>(op.getA().getType()).getElementType();
+  int64_t regs = instrN / 2;
+  std::string ptx;
+  llvm::raw_string_ostream os(ptx);
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << (2 * regs + 5)
+     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << instrN << "k16.f32."
+     << (in.isF16() ? "f16.f16" : "bf16.bf16") << " {";
+  for (int64_t i = 0; i < regs; ++i)
+    os << (i ? ", " : "") << "$" << i;
+  os << "}, {";
+  for (int64_t i = 0; i < 4; ++i)
+    os << (i ? ", " : "") << "$" << (2 * regs + i);
+  os << "}, $" << (2 * regs + 4) << ", p, 1, 1, " << (descB.kMajor ? 0 : 1)
+     << ";\n}";
+  std::string constraints;
+  for (int64_t i = 0; i < regs; ++i)
+    constraints += "=f,";
+  for (int64_t i = 0; i < regs; ++i)
+    constraints += std::to_string(i) + ",";
+  constraints += "r,r,r,r,l,n";
+  SmallVector<Value> operands;
+  for (int64_t i = 0; i < regs; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
+  llvm::append_range(operands, a);
+  operands.push_back(bDesc);
+  operands.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
+  return LLVM::InlineAsmOp::create(
+             b, loc, structType(b.getContext()), operands, ptx, constraints,
+             /*has_side_effects=*/true,
+             /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+             /*asm_dialect=*/nullptr,
+             /*operand_attrs=*/nullptr)
+      .getResult(0);
 }
 
 /// The descriptor of the slot's window at (0, 0) shifted by `wgOffset`
@@ -202,7 +281,7 @@ SmallVector<Value> WgmmaGemm::loadAccumulators(OpBuilder &b) {
 void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
                       MutableArrayRef<Value> accs) {
   MLIRContext *ctx = b.getContext();
-  Value baseA = descriptorBase(b, a, descA, wgA);
+  Value baseA = fragA ? Value() : descriptorBase(b, a, descA, wgA);
   Value baseB = descriptorBase(b, bSlot, descB, wgB);
   Type i64 = b.getI64Type();
   auto at = [&](Value base, int64_t bytes) -> Value {
@@ -216,13 +295,42 @@ void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
   auto layoutA = descA.kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
   auto layoutB = descB.kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
   Type st = structType(ctx);
+  // A from registers: the four 32-bit words (pairs a0 a1, ..., a6 a7) of
+  // m64 block mb and k-step s.
+  auto registerA = [&](int64_t mb, int64_t s) {
+    SmallVector<Value, 4> words;
+    auto pairType = VectorType::get({2}, in);
+    for (int64_t w = 0; w < 4; ++w) {
+      int64_t base = (mb * (kDim / 16) + s) * 8 + 2 * w;
+      Value lo = kernel->loadRegister(b, loc, *fragA, aRegOf[base]);
+      Value hi = kernel->loadRegister(b, loc, *fragA, aRegOf[base + 1]);
+      Value pair =
+          vector::FromElementsOp::create(b, loc, pairType, ValueRange{lo, hi});
+      words.push_back(LLVM::BitcastOp::create(b, loc, b.getI32Type(), pair));
+    }
+    return words;
+  };
+  // Every word packed before the fence: registers written after it would
+  // make ptxas insert another one before each wgmma.
+  SmallVector<SmallVector<Value, 4>> aWords;
+  if (fragA)
+    for (int64_t k0 = 0; k0 < kDim; k0 += 16)
+      for (int64_t mb = 0; mb < mBlocks; ++mb)
+        aWords.push_back(registerA(mb, k0 / 16));
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
   for (int64_t k0 = 0; k0 < kDim; k0 += 16)
-    for (int64_t mb = 0; mb < mBlocks; ++mb)
+    for (int64_t mb = 0; mb < mBlocks; ++mb) {
+      ArrayRef<Value> words;
+      if (fragA)
+        words = aWords[(k0 / 16) * mBlocks + mb];
       for (int64_t nb = 0; nb < nBlocks; ++nb) {
-        Value da = at(baseA, descA.offset(mb * 64, k0));
         Value db = at(baseB, descB.offset(nb * instrN, k0));
         Value &d = accs[mb * nBlocks + nb];
+        if (fragA) {
+          d = issueRegisterA(b, d, words, db);
+          continue;
+        }
+        Value da = at(baseA, descA.offset(mb * 64, k0));
         d = NVVM::WgmmaMmaAsyncOp::create(
             b, loc, st, d, da, db,
             NVVM::MMAShapeAttr::get(ctx, 64, int(instrN), 16), type, type,
@@ -230,6 +338,7 @@ void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
             /*satfinite=*/nullptr);
       }
+    }
   NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
 }
 
@@ -258,8 +367,10 @@ void WgmmaGemm::markOperands(OpBuilder &b, SharedSlot a, SharedSlot bSlot) {
   // Descriptors address the swizzle by absolute address bits: the buffers
   // start on a swizzle period (tile-plan-shared reads this).
   for (Value buffer : {a.buffer, bSlot.buffer})
-    buffer.getDefiningOp()->setAttr(
-        "tile.align", b.getI64IntegerAttr(kWgmmaOperandAlignment));
+    if (tile::getMemorySpace(cast<MemRefType>(buffer.getType())) ==
+        tile::MemorySpace::shared)
+      buffer.getDefiningOp()->setAttr(
+          "tile.align", b.getI64IntegerAttr(kWgmmaOperandAlignment));
 }
 
 LogicalResult simt::emitWgmmaGemm(KernelLowering &kernel, OpBuilder &b,

@@ -4,7 +4,7 @@
 // V through ldmatrix.trans; P is never loaded: the second gemm's 64 mmas
 // (16 n8 tiles x 4 k-steps per warp) read registers. The f16 output is
 // stored in 8-byte pairs (a lane-pair shuffle, then vector<4xf16>).
-// RUN: tilec-opt %s -tile-set-target=chip=sm_90a -tile-to-gpu > %t
+// RUN: tilec-opt %s -tile-set-target=chip=sm_80 -tile-to-gpu > %t
 // RUN: FileCheck %s < %t
 // RUN: FileCheck %s --check-prefix=MMA < %t
 
