@@ -1010,6 +1010,20 @@ Flow Elaborator::execAssert(const ast::AssertStmt &s, Frame &frame) {
     }
     return Flow::Normal;
   }
+  // A condition on the launch's sizes outside the kernel (`assert M % 128
+  // == 0` in a factory generic over M): the launch header checks it before
+  // launching, as TileLang's assert checks it at call time.
+  if (kernelDepth == 0 && traced && c->is(Value::Runtime) &&
+      !c->getRuntime().hostExpr.empty() &&
+      nonSymbolIn(c->getRuntime().hostExpr).empty()) {
+    const std::string &cond = c->getRuntime().hostExpr;
+    SmallVector<Attribute> checks;
+    if (auto old = traced->func->getAttrOfType<ArrayAttr>("tile.checks"))
+      checks.append(old.begin(), old.end());
+    checks.push_back(builder.getStringAttr(cond));
+    traced->func->setAttr("tile.checks", builder.getArrayAttr(checks));
+    return Flow::Normal;
+  }
   // A runtime condition in a kernel: a device assertion.
   FailureOr<Value> scalar = toScalar(*c, s.getTest()->getRange());
   if (failed(scalar))

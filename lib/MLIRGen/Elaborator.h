@@ -226,6 +226,14 @@ public:
   mlir::LogicalResult declareEagerParam(llvm::StringRef name, const Value &ann,
                                         llvm::SMRange annRange, Frame &frame);
   mlir::Value eagerSymbolArg(sema::SymbolObject &sym, llvm::SMLoc at);
+  /// The first identifier of host expression `e` that is not a symbol of
+  /// the traced function ("" when all are): the device and the launch
+  /// header compute such expressions from the symbols alone.
+  std::string nonSymbolIn(llvm::StringRef e) const;
+  /// For an error that needs `v` at compile time: when `v` is (or is
+  /// computed from) a T.const size that got no -D value, the sentence that
+  /// says so and how to give one; "" otherwise.
+  std::string constHint(const Value &v) const;
 
   //===--------------------------------------------------------------------===//
   // Expressions (Expressions.cpp)

@@ -110,6 +110,12 @@ FailureOr<Value> Elaborator::materialize(const Value &v, SMRange range) {
       return failure();
     }
     auto it = traced->symbols.find(&v.getSymbol());
+    if (it == traced->symbols.end() && eager) {
+      // An eager factory's sizes are launch arguments from the start; one
+      // used before (or without) a tensor shape naming it is still one.
+      eagerSymbolArg(v.getSymbol(), range.Start);
+      it = traced->symbols.find(&v.getSymbol());
+    }
     if (it == traced->symbols.end()) {
       error(range, "runtime dimension `" + v.getSymbol().name +
                        "` is not part of any tensor parameter's shape");
@@ -580,14 +586,37 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
                                    : (isSigned ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge);
       out = arith::CmpIOp::create(builder, lc, p, *a, *b);
     }
-    return wrapRuntime(out, DType::Bool, false);
+    Value cmp = wrapRuntime(out, DType::Bool, false);
+    // Conditions on sizes (`assert M % 128 == 0` before the kernel) are
+    // checked by the launch header.
+    std::string hl = hostOf(l), hr = hostOf(r);
+    if (useIndex && !hl.empty() && !hr.empty())
+      cmp.getRuntime().hostExpr =
+          "(" + hl + " " +
+          (op == BinaryOpLike::Eq   ? "=="
+           : op == BinaryOpLike::Ne ? "!="
+           : op == BinaryOpLike::Lt ? "<"
+           : op == BinaryOpLike::Le ? "<="
+           : op == BinaryOpLike::Gt ? ">"
+                                    : ">=") +
+          " " + hr + ")";
+    return cmp;
   }
   }
   Value w = wrapRuntime(out, resultType, useIndex);
   // Host expressions for grid sizes.
   std::string hl = hostOf(l), hr = hostOf(r);
   if (useIndex && !hl.empty() && !hr.empty()) {
-    if (op == BinaryOpLike::FloorDiv || op == BinaryOpLike::Div)
+    // Products of two sizes (`batch * heads`) are not affine but still
+    // computable on the host.
+    if (op == BinaryOpLike::Add || op == BinaryOpLike::Sub ||
+        op == BinaryOpLike::Mul)
+      w.getRuntime().hostExpr = "(" + hl + " " +
+                                (op == BinaryOpLike::Add   ? "+"
+                                 : op == BinaryOpLike::Sub ? "-"
+                                                           : "*") +
+                                " " + hr + ")";
+    else if (op == BinaryOpLike::FloorDiv || op == BinaryOpLike::Div)
       w.getRuntime().hostExpr = "(" + hl + " / " + hr + ")";
     else if (op == BinaryOpLike::Mod)
       w.getRuntime().hostExpr = "(" + hl + " % " + hr + ")";

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cmath>
 #include <limits>
@@ -28,12 +29,33 @@ using llvm::Twine;
 
 namespace tilec::mlirgen {
 
+/// A tensor dimension as the user wrote it: an integer, a symbol's name, or
+/// the host expression of a size computed from symbols.
+static std::string dimText(const Value &d) {
+  if (d.is(Value::Symbol))
+    return d.getSymbol().name;
+  if (d.is(Value::Runtime) && !d.getRuntime().hostExpr.empty())
+    return d.getRuntime().hostExpr;
+  return d.repr();
+}
+
 static std::string shapeText(const std::vector<Value> &shape) {
   std::string s = "[";
   for (size_t k = 0; k < shape.size(); ++k)
-    s += (k ? ", " : "") + (shape[k].is(Value::Symbol) ? shape[k].getSymbol().name
-                                                       : shape[k].repr());
+    s += (k ? ", " : "") + dimText(shape[k]);
   return s + "]";
+}
+
+/// Whether `v` is a size the device can recompute from the launch's
+/// symbols: integer arithmetic (+ - * / %) over symbol names, as the
+/// kernel outliner reads a tensor's `tile.shape`.
+static bool isSymbolicSize(const Value &v) {
+  if (!v.is(Value::Runtime) || !v.getRuntime().isIndex)
+    return false;
+  const std::string &e = v.getRuntime().hostExpr;
+  return !e.empty() && llvm::all_of(e, [](char c) {
+    return llvm::isAlnum(c) || llvm::is_contained(StringRef("_ +-*/%()"), c);
+  });
 }
 
 LogicalResult Elaborator::requireKernel(const CallArgs &args) {
@@ -60,21 +82,23 @@ Elaborator::toBuffer(const Arg &arg, const Twine &role) {
 
 /// Parses a shape argument: an int or a tuple/list of ints (and, for
 /// tensors, T.dynamic symbols).
-static std::optional<std::vector<Value>> shapeOf(const Value &v,
-                                                 bool allowSymbols) {
+static std::optional<std::vector<Value>>
+shapeOf(const Value &v, bool allowSymbols, bool allowSizes = false) {
   std::vector<Value> dims;
   if (v.isIntLike())
     dims.push_back(Value::integer(v.getInt()));
   else if (v.isSequence())
     dims = v.getElements();
-  else if (v.is(Value::Symbol) && allowSymbols)
+  else if ((v.is(Value::Symbol) && allowSymbols) ||
+           (allowSizes && isSymbolicSize(v)))
     dims.push_back(v);
   else
     return std::nullopt;
   for (Value &d : dims) {
     if (d.is(Value::Bool))
       d = Value::integer(d.getInt());
-    if (!(d.is(Value::Int) || (allowSymbols && d.is(Value::Symbol))))
+    if (!(d.is(Value::Int) || (allowSymbols && d.is(Value::Symbol)) ||
+          (allowSizes && isSymbolicSize(d))))
       return std::nullopt;
   }
   return dims;
@@ -96,12 +120,14 @@ FailureOr<Value> Elaborator::allocate(MemScope scope, CallArgs &args) {
                     });
     bool runtime = shapeArg.value.isSequence() &&
                    !shapeArg.value.isConstant();
+    std::string hint = constHint(shapeArg.value);
     error(shapeArg.range,
           "shape of `" + args.callee + "` must be " +
-              (symbolic ? "known at compile time, not a T.dynamic dimension"
-               : runtime ? "known at compile time"
-                         : "a tuple of integers") +
-              ", got `" + shapeArg.value.repr() + "`");
+              (!hint.empty() ? "known at compile time"
+               : symbolic    ? "known at compile time, not a T.dynamic dimension"
+               : runtime     ? "known at compile time"
+                             : "a tuple of integers") +
+              ", got `" + shapeArg.value.repr() + "`" + hint);
     return failure();
   }
   SmallVector<int64_t> dims;
@@ -134,6 +160,44 @@ FailureOr<Value> Elaborator::allocate(MemScope scope, CallArgs &args) {
   return Value::buffer(buf);
 }
 
+/// `v` as `base + offset` with a constant offset, looking through
+/// additions of constants and integer casts in the IR.
+static std::pair<mlir::Value, int64_t> splitOffset(mlir::Value v) {
+  int64_t offset = 0;
+  while (Operation *def = v ? v.getDefiningOp() : nullptr) {
+    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(def)) {
+      v = def->getOperand(0);
+      continue;
+    }
+    if (!isa<arith::AddIOp, arith::SubIOp>(def))
+      break;
+    std::optional<int64_t> c = getConstantIntValue(def->getOperand(1));
+    bool rhsConst = c.has_value();
+    if (!c && isa<arith::AddIOp>(def))
+      c = getConstantIntValue(def->getOperand(0));
+    if (!c)
+      break;
+    offset += isa<arith::SubIOp>(def) ? -*c : *c;
+    v = def->getOperand(rhsConst ? 0 : 1);
+  }
+  return {v, offset};
+}
+
+/// `hi - lo` when both are run-time values that differ by a constant
+/// (`x[i_s : i_s + 64]` with `i_s` loaded from memory, which is outside the
+/// affine index arithmetic).
+static std::optional<int64_t> constantDifference(const Value &hi,
+                                                 const Value &lo) {
+  if (!hi.is(Value::Runtime) || !lo.is(Value::Runtime) ||
+      hi.getRuntime().dtype.isFloat() || lo.getRuntime().dtype.isFloat())
+    return std::nullopt;
+  auto [hb, ho] = splitOffset(hi.getRuntime().value);
+  auto [lb, lo2] = splitOffset(lo.getRuntime().value);
+  if (!hb || hb != lb)
+    return std::nullopt;
+  return ho - lo2;
+}
+
 FailureOr<Region> Elaborator::toRegion(const Arg &arg, const Twine &roleIn) {
   std::string roleStr = roleIn.str();
   StringRef role = roleStr;
@@ -144,7 +208,7 @@ FailureOr<Region> Elaborator::toRegion(const Arg &arg, const Twine &roleIn) {
       if (!b.shape[d].is(Value::Int)) {
         error(arg.range, role + ": dimension " + Twine(d) + " of `" + b.name +
                              "` is the runtime dimension `" +
-                             b.shape[d].getSymbol().name +
+                             dimText(b.shape[d]) +
                              "`; index or slice it with compile-time extents");
         return failure();
       }
@@ -191,13 +255,16 @@ FailureOr<Region> Elaborator::toRegion(const Arg &arg, const Twine &roleIn) {
     } else {
       error(arg.range, role + ": dimension " + Twine(d) + " of `" + b.name +
                            "` is the runtime dimension `" +
-                           b.shape[d].getSymbol().name +
+                           dimText(b.shape[d]) +
                            "`; give the slice an explicit end");
       return failure();
     }
     FailureOr<Value> ext = evalBinary(ast::BinOpKind::Sub, hi, lo, arg.range);
     if (failed(ext))
       return failure();
+    if (!ext->isIntLike())
+      if (std::optional<int64_t> diff = constantDifference(hi, lo))
+        ext = Value::integer(*diff);
     if (!ext->isIntLike()) {
       error(arg.range, role + ": the extent of slice " + Twine(d) + " of `" +
                            b.name + "` is not a compile-time constant");
@@ -338,12 +405,34 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     auto b = bind({"shape", "dtype"}, 1);
     if (failed(b))
       return failure();
-    std::optional<std::vector<Value>> shape = shapeOf((*b)[0]->value, true);
+    // An eager factory's tensors may also have sizes computed from its
+    // symbols (`(M, N // 128)`): the device recomputes them from the
+    // launch's arguments.
+    std::optional<std::vector<Value>> shape =
+        shapeOf((*b)[0]->value, true, /*allowSizes=*/eager != nullptr);
     if (!shape) {
       error((*b)[0]->range, "tensor shape must be a tuple of integers and "
-                            "T.dynamic dimensions, got `" +
+                            "T.dynamic dimensions" +
+                                Twine(eager ? " (or integer arithmetic on them)"
+                                            : "") +
+                                ", got `" +
                                 (*b)[0]->value.repr() + "`");
       return failure();
+    }
+    for (const Value &d : *shape) {
+      if (!d.is(Value::Runtime))
+        continue;
+      // Every name in a computed size must be a launch symbol (not, say, a
+      // scalar parameter): the device rebuilds the size from those alone.
+      const std::string &e = d.getRuntime().hostExpr;
+      std::string id = nonSymbolIn(e);
+      if (!id.empty()) {
+        error((*b)[0]->range, "tensor dimension `" + e + "` uses `" + id +
+                                  "`, which is not a T.const / T.dynamic "
+                                  "size; a computed dimension may only use "
+                                  "those");
+        return failure();
+      }
     }
     for (const Value &d : *shape)
       if (d.is(Value::Int) && d.getInt() <= 0) {
@@ -931,7 +1020,8 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         error(a.range, "`T.Parallel` extents must be positive compile-time "
                        "integers, got " +
                            (a.value.isConstant() ? "`" + a.value.repr() + "`"
-                                                 : std::string("a runtime value")));
+                                                 : std::string("a runtime value")) +
+                           constHint(a.value));
         return failure();
       }
       spec->extents.push_back(a.value.getInt());
@@ -1501,7 +1591,7 @@ Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
       }
       if (!t.isIntLike() || t.getInt() <= 0 || t.getInt() > 1024) {
         error(arg.range, "`threads` must be an integer in 1..1024, got `" +
-                             t.repr() + "`");
+                             t.repr() + "`" + constHint(t));
         return Flow::Error;
       }
       threads = t.getInt();
