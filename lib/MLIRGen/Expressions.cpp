@@ -604,9 +604,12 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
   }
   }
   Value w = wrapRuntime(out, resultType, useIndex);
-  // Host expressions for grid sizes.
+  // Host expressions for grid sizes: over the sizes, and over integer
+  // scalar arguments (`T.ceildiv(max_seqlen, 64)` with `max_seqlen:
+  // T.int32`), which the launch header has as well.
   std::string hl = hostOf(l), hr = hostOf(r);
-  if (useIndex && !hl.empty() && !hr.empty()) {
+  bool hostInteger = useIndex || (type.isInteger() && type != DType::Bool);
+  if (hostInteger && !hl.empty() && !hr.empty()) {
     // Products of two sizes (`batch * heads`) are not affine but still
     // computable on the host.
     if (op == BinaryOpLike::Add || op == BinaryOpLike::Sub ||
