@@ -234,6 +234,10 @@ public:
   /// computed from) a T.const size that got no -D value, the sentence that
   /// says so and how to give one; "" otherwise.
   std::string constHint(const Value &v) const;
+  /// T.copy between two global tensors: a T.Parallel loop of element moves
+  /// with bounds checks (GlobalCopy.cpp).
+  mlir::LogicalResult emitGlobalCopy(const Region &src, const Region &dst,
+                                     llvm::SMRange range);
 
   //===--------------------------------------------------------------------===//
   // Expressions (Expressions.cpp)

@@ -655,10 +655,9 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     }
     if (src->buffer->scope == MemScope::Global &&
         dst->buffer->scope == MemScope::Global) {
-      error(args.range, "`" + args.callee + "` from global to global memory "
-                        "is not supported; stage the tile through shared "
-                        "memory or a fragment");
-      return failure();
+      if (failed(emitGlobalCopy(*src, *dst, args.range)))
+        return failure();
+      return Value::none();
     }
     SmallVector<mlir::Value> so, doffs;
     for (const Value &o : src->offsets) {
