@@ -944,6 +944,8 @@ LogicalResult Elaborator::assignTo(const ast::Expr &target, const Value &value,
         return failure();
       idx.push_back(*iv);
     }
+    if (failed(remapIndices(buf, idx, target.getRange())))
+      return failure();
     memref::StoreOp::create(builder, loc(target.getLoc()), *v, buf.memref, idx);
     return success();
   }

@@ -238,6 +238,15 @@ public:
   /// with bounds checks (GlobalCopy.cpp).
   mlir::LogicalResult emitGlobalCopy(const Region &src, const Region &dst,
                                      llvm::SMRange range);
+  /// T.annotate_layout of a `T.Layout(shape, lambda)` (IndexLayouts.cpp):
+  /// honored on global tensors, whose element accesses then go through
+  /// remapIndices.
+  mlir::LogicalResult annotateIndexMap(BufferObject &buf,
+                                       const sema::LayoutObject &lay,
+                                       llvm::SMRange range);
+  mlir::LogicalResult remapIndices(const BufferObject &buf,
+                                   llvm::SmallVectorImpl<mlir::Value> &idx,
+                                   llvm::SMRange range);
 
   //===--------------------------------------------------------------------===//
   // Expressions (Expressions.cpp)

@@ -180,6 +180,8 @@ FailureOr<Value> Elaborator::toScalar(const Value &v, SMRange range) {
         return failure();
       idx.push_back(*iv);
     }
+    if (failed(remapIndices(buf, idx, range)))
+      return failure();
     auto load = memref::LoadOp::create(builder, loc(range.Start), buf.memref, idx);
     return wrapRuntime(load, buf.dtype, /*isIndex=*/false);
   }

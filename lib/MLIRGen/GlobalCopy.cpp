@@ -72,6 +72,9 @@ static FailureOr<SideAccess> accessOf(Elaborator &e, const Region &r,
     out.inBounds =
         out.inBounds ? arith::AndIOp::create(b, l, out.inBounds, ok) : ok;
   }
+  // A tensor with a T.Layout index map stores the element elsewhere.
+  if (failed(e.remapIndices(*r.buffer, out.indices, range)))
+    return failure();
   return out;
 }
 

@@ -653,8 +653,18 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         note(dst->buffer->loc, "`" + dst->buffer->name + "` declared here");
       return failure();
     }
-    if (src->buffer->scope == MemScope::Global &&
-        dst->buffer->scope == MemScope::Global) {
+    bool bothGlobal = src->buffer->scope == MemScope::Global &&
+                      dst->buffer->scope == MemScope::Global;
+    for (const Region *r : {&*src, &*dst})
+      if (!r->buffer->indexMap.isNone() && !bothGlobal) {
+        error(args.range, "`" + args.callee + "` between `" +
+                              r->buffer->name + "`, a global tensor with a "
+                              "`T.Layout` index map, and on-chip memory is "
+                              "not supported yet; the map is honored by "
+                              "element accesses and global-to-global copies");
+        return failure();
+      }
+    if (bothGlobal) {
       if (failed(emitGlobalCopy(*src, *dst, args.range)))
         return failure();
       return Value::none();
@@ -992,6 +1002,8 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     FailureOr<mlir::Value> v = toIR(*s, irType(buf.dtype), (*b)[1]->range);
     if (failed(v))
       return failure();
+    if (failed(remapIndices(buf, idx, (*b)[0]->range)))
+      return failure();
     tile::AtomicAddOp::create(builder, loc(at), buf.memref, idx, *v);
     return Value::none();
   }
@@ -1210,6 +1222,11 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         return failure();
       }
       BufferObject &buf = k.getBuffer();
+      if (v.getLayout().constructor == "index_map") {
+        if (failed(annotateIndexMap(buf, v.getLayout(), (*b)[0]->range)))
+          return failure();
+        continue;
+      }
       if (buf.scope != MemScope::Shared && buf.scope != MemScope::Fragment) {
         error((*b)[0]->range, "`T.annotate_layout` applies to shared buffers "
                               "and fragments; `" + buf.name + "` is " +
@@ -1236,10 +1253,20 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     lay->constructor = "make_swizzled_layout";
     return Value::layout(lay);
   }
-  if (name == "T.Layout" || name == "T.Fragment") {
-    error(args.range, "`" + name + "` with a layout function is not supported "
-                      "yet; tilec infers layouts (T.annotate_layout accepts "
-                      "make_swizzled_layout)");
+  if (name == "T.Layout") {
+    // An index map; T.annotate_layout decides where it can be honored.
+    auto b = bind({"shape", "forward_fn"}, 2);
+    if (failed(b))
+      return failure();
+    auto lay = std::make_shared<sema::LayoutObject>();
+    lay->constructor = "index_map";
+    lay->args = {(*b)[0]->value, (*b)[1]->value};
+    return Value::layout(lay);
+  }
+  if (name == "T.Fragment") {
+    error(args.range, "`T.Fragment` with a layout function is not supported "
+                      "yet: tilec infers fragment layouts itself (a "
+                      "`T.Layout` index map is honored on global tensors)");
     return failure();
   }
 
