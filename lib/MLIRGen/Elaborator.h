@@ -235,9 +235,12 @@ public:
   /// says so and how to give one; "" otherwise.
   std::string constHint(const Value &v) const;
   /// T.copy between two global tensors: a T.Parallel loop of element moves
-  /// with bounds checks (GlobalCopy.cpp).
+  /// with bounds checks (ElementwiseTiles.cpp).
   mlir::LogicalResult emitGlobalCopy(const Region &src, const Region &dst,
                                      llvm::SMRange range);
+  /// T.atomic_add of a tile into a tile: an element atomic per element.
+  mlir::LogicalResult emitTileAtomicAdd(const Region &src, const Region &dst,
+                                        llvm::SMRange range);
   /// T.annotate_layout of a `T.Layout(shape, lambda)` (IndexLayouts.cpp):
   /// honored on global tensors, whose element accesses then go through
   /// remapIndices.

@@ -972,13 +972,48 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     if (failed(b))
       return failure();
     const Value &d = (*b)[0]->value;
-    if (!d.is(Value::Subscript) ||
-        d.getSubscript().indices.size() != d.getSubscript().base.getBuffer().shape.size() ||
-        llvm::any_of(d.getSubscript().indices, [](const Value &i) { return i.is(Value::Slice); })) {
-      error((*b)[0]->range, "`T.atomic_add` on a whole tile is not supported "
-                            "yet; add element-wise inside T.Parallel "
-                            "(`T.atomic_add(C[i, j], v)`)");
-      return failure();
+    auto isElement = [](const Value &v) {
+      return v.is(Value::Subscript) &&
+             v.getSubscript().indices.size() ==
+                 v.getSubscript().base.getBuffer().shape.size() &&
+             llvm::none_of(v.getSubscript().indices,
+                           [](const Value &i) { return i.is(Value::Slice); });
+    };
+    const Value &val = (*b)[1]->value;
+    bool tileValue = (val.is(Value::Buffer) &&
+                      val.getBuffer().scope != MemScope::Var) ||
+                     (val.is(Value::Subscript) && !isElement(val));
+    if (tileValue || !isElement(d)) {
+      // A tile into a tile (`T.atomic_add(C[by * 64, bx * 64], C_local)`):
+      // element atomics over the box.
+      if ((*b)[3] && (*b)[3]->value.truthy()) {
+        error((*b)[3]->range, "`return_prev` needs the element form of "
+                              "`T.atomic_add`");
+        return failure();
+      }
+      FailureOr<Region> dst = toRegion(*(*b)[0], "the destination of `T.atomic_add`");
+      if (failed(dst))
+        return failure();
+      FailureOr<Region> src = toRegion(*(*b)[1], "the value of `T.atomic_add`");
+      if (failed(src))
+        return failure();
+      std::string problem = reconcile(*src, *dst);
+      if (problem.empty())
+        problem = checkInBounds(*src);
+      if (!problem.empty()) {
+        error(args.range, "`T.atomic_add`: " + problem);
+        return failure();
+      }
+      if (dst->buffer->scope != MemScope::Global &&
+          dst->buffer->scope != MemScope::Shared) {
+        error((*b)[0]->range, "`T.atomic_add` needs a global or shared "
+                              "destination; `" + dst->buffer->name + "` is a " +
+                              spelling(dst->buffer->scope) + " buffer");
+        return failure();
+      }
+      if (failed(emitTileAtomicAdd(*src, *dst, args.range)))
+        return failure();
+      return Value::none();
     }
     BufferObject &buf = d.getSubscript().base.getBuffer();
     if (buf.scope != MemScope::Global && buf.scope != MemScope::Shared) {

@@ -1,18 +1,27 @@
-//===- GlobalCopy.cpp - T.copy from global to global memory ---------------===//
+//===- ElementwiseTiles.cpp - Tile operations as element loops ------------===//
 //
-// TileLang lowers a T.copy whose source and destination are both global
-// tensors to a SIMT loop: every thread of the block moves elements straight
-// from one tensor to the other, converting the dtype, with bounds checks
-// where the box may leave either tensor. tilec writes exactly that loop as
-// the T.Parallel the user could have written:
+// Two tile operations that TileLang lowers to SIMT loops over the elements
+// of a box, which tilec writes as exactly the T.Parallel loop the user
+// could have written, so that the SIMT lowering distributes it like any
+// element-wise loop:
 //
-//   for i, j in T.Parallel(64, 128):
-//       if in_bounds(dst):
-//           dst[o0 + i, o1 + j] = src[...] if in_bounds(src) else 0
+// * T.copy between two global tensors: every thread of the block moves
+//   elements straight from one tensor to the other, converting the dtype,
 //
-// so that the SIMT lowering distributes it like any element-wise loop.
-// Elements of the source outside it read as zero, as a copy into shared
-// memory or a fragment does.
+//     for i, j in T.Parallel(64, 128):
+//         if in_bounds(dst):
+//             dst[o0 + i, o1 + j] = src[...] if in_bounds(src) else 0
+//
+//   (source elements outside the tensor read as zero, as a copy into
+//   shared memory or a fragment does);
+// * T.atomic_add(dst_tile, src_tile): one atomic add per element,
+//
+//     for i, j in T.Parallel(64, 128):
+//         if in_bounds(dst):
+//             T.atomic_add(dst[o0 + i, o1 + j], src[...])
+//
+//   (TileLang vectorizes them where the hardware has vector atomics; tilec
+//   issues scalar ones).
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,13 +59,21 @@ static FailureOr<SideAccess> accessOf(Elaborator &e, const Region &r,
   size_t k = 0;
   auto memrefType = cast<MemRefType>(r.buffer->memref.getType());
   for (size_t d = 0; d < r.extents.size(); ++d) {
-    FailureOr<mlir::Value> off = e.toIndex(r.offsets[d], range);
-    if (failed(off))
-      return failure();
-    mlir::Value ix = *off;
     int64_t extent = r.extents[d];
-    if (extent != 1)
-      ix = arith::AddIOp::create(b, l, ix, ivs[k++]);
+    mlir::Value ix;
+    // A box at offset 0 is indexed by the loop variable itself, as the
+    // T.Parallel loop over a whole fragment is (layout inference matches
+    // the fragment's layout to such a loop).
+    if (extent != 1 && r.offsets[d].isIntLike() && r.offsets[d].getInt() == 0) {
+      ix = ivs[k++];
+    } else {
+      FailureOr<mlir::Value> off = e.toIndex(r.offsets[d], range);
+      if (failed(off))
+        return failure();
+      ix = *off;
+      if (extent != 1)
+        ix = arith::AddIOp::create(b, l, ix, ivs[k++]);
+    }
     out.indices.push_back(ix);
     // A box whose end is known to be inside the tensor needs no check.
     std::optional<int64_t> dim = r.buffer->staticDim(d);
@@ -132,6 +149,49 @@ LogicalResult Elaborator::emitGlobalCopy(const Region &src, const Region &dst,
   if (failed(out))
     return failure();
   memref::StoreOp::create(builder, l, *out, dst.buffer->memref, d->indices);
+  return success();
+}
+
+LogicalResult Elaborator::emitTileAtomicAdd(const Region &src,
+                                            const Region &dst, SMRange range) {
+  Location l = loc(range.Start);
+  SmallVector<int64_t> extents;
+  for (int64_t x : dst.extents)
+    if (x != 1)
+      extents.push_back(x);
+  bool onePoint = extents.empty();
+  if (onePoint)
+    extents.push_back(1);
+  OpBuilder::InsertionGuard guard(builder);
+  auto par = tile::ParallelOp::create(builder, l, extents);
+  builder.setInsertionPoint(par.getBody()->getTerminator());
+  SmallVector<mlir::Value> ivs(par.getBody()->getArguments().begin(),
+                               par.getBody()->getArguments().end());
+  ArrayRef<mlir::Value> used = onePoint ? ArrayRef<mlir::Value>() : ivs;
+  FailureOr<SideAccess> s = accessOf(*this, src, used, range, l);
+  FailureOr<SideAccess> d = accessOf(*this, dst, used, range, l);
+  if (failed(s) || failed(d))
+    return failure();
+  // A source element outside its tensor reads as zero: adding it is
+  // skipping it.
+  mlir::Value ok = d->inBounds;
+  if (s->inBounds)
+    ok = ok ? arith::AndIOp::create(builder, l, ok, s->inBounds) : s->inBounds;
+  if (ok) {
+    auto ifOp = scf::IfOp::create(builder, l, ok, /*else=*/false);
+    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
+  mlir::Value v =
+      memref::LoadOp::create(builder, l, src.buffer->memref, s->indices);
+  FailureOr<Value> converted =
+      castTo(wrapRuntime(v, src.buffer->dtype, false), dst.buffer->dtype, range);
+  if (failed(converted))
+    return failure();
+  FailureOr<mlir::Value> out =
+      toIR(*converted, irType(dst.buffer->dtype), range);
+  if (failed(out))
+    return failure();
+  tile::AtomicAddOp::create(builder, l, dst.buffer->memref, d->indices, *out);
   return success();
 }
 
