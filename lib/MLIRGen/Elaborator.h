@@ -238,6 +238,9 @@ public:
   /// with bounds checks (ElementwiseTiles.cpp).
   mlir::LogicalResult emitGlobalCopy(const Region &src, const Region &dst,
                                      llvm::SMRange range);
+  /// T.alloc_global outside T.Kernel: a workspace pointer argument of the
+  /// launch (Workspace.cpp).
+  mlir::FailureOr<Value> allocGlobalWorkspace(CallArgs &args);
   /// T.atomic_add of a tile into a tile: an element atomic per element.
   mlir::LogicalResult emitTileAtomicAdd(const Region &src, const Region &dst,
                                         llvm::SMRange range);
