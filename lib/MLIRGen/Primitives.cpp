@@ -910,7 +910,9 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       note((*dst)->loc, "`" + (*dst)->name + "` declared here");
       return failure();
     }
-    if ((*src)->dtype != (*dst)->dtype) {
+    // Each element is converted to the output's dtype (TileLang's
+    // reductions cast the same way): float16 may reduce into float32.
+    if ((*src)->dtype.isFloat() != (*dst)->dtype.isFloat()) {
       error(args.range, "`" + name + "` input `" + (*src)->name + "` is " +
                             (*src)->dtype.name() + " but output `" +
                             (*dst)->name + "` is " + (*dst)->dtype.name());
