@@ -348,7 +348,8 @@ static DType promote(DType a, DType b) {
   return a.bits() >= b.bits() ? a : b;
 }
 
-static std::optional<sema::Affine> affineOf(const Value &v) {
+static std::optional<sema::Affine> affineOf(const Value &v,
+                                            const void *atom = nullptr) {
   if (v.isIntLike()) {
     sema::Affine a;
     a.constant = v.getInt();
@@ -356,7 +357,23 @@ static std::optional<sema::Affine> affineOf(const Value &v) {
   }
   if (v.is(Value::Runtime) && v.getRuntime().affine)
     return v.getRuntime().affine;
+  // Any other integer value (loaded from memory: `q_start = cu_seqlens[b]`)
+  // is an atom of its own, so that `q_start + (bx + 1) * 64` minus
+  // `q_start + bx * 64` is the constant 64.
+  if (v.is(Value::Runtime) && v.getRuntime().dtype.isInteger() &&
+      v.getRuntime().dtype != DType::Bool) {
+    sema::Affine a;
+    a.terms[atom ? atom : v.getRuntime().value.getAsOpaquePointer()] = 1;
+    return a;
+  }
   return std::nullopt;
+}
+
+/// The atom of an element read for affine folding: one per subscript
+/// object, which each use of a name bound to `A[i]` loads anew (TileLang
+/// reads `q_start = cu_seqlens[b]` as one expression too).
+static const void *atomOf(const Value &v) {
+  return v.is(Value::Subscript) ? (const void *)&v.getSubscript() : nullptr;
 }
 
 static std::string hostOf(const Value &v) {
@@ -398,7 +415,8 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
   // Affine folding for index arithmetic.
   if (useIndex && (op == BinaryOpLike::Add || op == BinaryOpLike::Sub ||
                    op == BinaryOpLike::Mul)) {
-    std::optional<sema::Affine> la = affineOf(l), ra = affineOf(r);
+    std::optional<sema::Affine> la = affineOf(l, atomOf(lIn)),
+                                ra = affineOf(r, atomOf(rIn));
     if (la && ra) {
       std::optional<sema::Affine> res;
       if (op != BinaryOpLike::Mul) {

@@ -160,42 +160,88 @@ FailureOr<Value> Elaborator::allocate(MemScope scope, CallArgs &args) {
   return Value::buffer(buf);
 }
 
-/// `v` as `base + offset` with a constant offset, looking through
-/// additions of constants and integer casts in the IR.
-static std::pair<mlir::Value, int64_t> splitOffset(mlir::Value v) {
-  int64_t offset = 0;
-  while (Operation *def = v ? v.getDefiningOp() : nullptr) {
-    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(def)) {
-      v = def->getOperand(0);
-      continue;
-    }
-    if (!isa<arith::AddIOp, arith::SubIOp>(def))
-      break;
-    std::optional<int64_t> c = getConstantIntValue(def->getOperand(1));
-    bool rhsConst = c.has_value();
-    if (!c && isa<arith::AddIOp>(def))
-      c = getConstantIntValue(def->getOperand(0));
-    if (!c)
-      break;
-    offset += isa<arith::SubIOp>(def) ? -*c : *c;
-    v = def->getOperand(rhsConst ? 0 : 1);
-  }
-  return {v, offset};
+/// Whether two IR values compute the same thing: the same value, or the
+/// same side-effect-free op (or element read, which TileLang's slices treat
+/// as one expression too: `X[s : s + 64]` with `s = idx[b]`) on operands
+/// that compute the same things.
+static bool sameValue(mlir::Value a, mlir::Value b, unsigned depth = 0) {
+  if (a == b)
+    return true;
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!x || !y || depth > 16 || x->getName() != y->getName() ||
+      x->getAttrDictionary() != y->getAttrDictionary() ||
+      x->getNumOperands() != y->getNumOperands() ||
+      x->getNumResults() != 1 || y->getNumResults() != 1 ||
+      x->getNumRegions() || y->getNumRegions())
+    return false;
+  if (!isa<memref::LoadOp>(x) && !isMemoryEffectFree(x))
+    return false;
+  for (auto [p, q] : llvm::zip(x->getOperands(), y->getOperands()))
+    if (!sameValue(p, q, depth + 1))
+      return false;
+  return true;
 }
 
-/// `hi - lo` when both are run-time values that differ by a constant
-/// (`x[i_s : i_s + 64]` with `i_s` loaded from memory, which is outside the
-/// affine index arithmetic).
+namespace {
+/// `constant + sum(coeff * atom)` over IR values.
+struct Linear {
+  SmallVector<std::pair<mlir::Value, int64_t>> terms;
+  int64_t constant = 0;
+  void add(mlir::Value atom, int64_t c) {
+    for (auto &[v, k] : terms)
+      if (sameValue(v, atom)) {
+        k += c;
+        return;
+      }
+    terms.push_back({atom, c});
+  }
+};
+} // namespace
+
+/// `v` as a linear form, looking through additions, subtractions,
+/// multiplications by constants and integer casts.
+static void linearize(mlir::Value v, int64_t scale, Linear &out,
+                      unsigned depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (std::optional<int64_t> c = getConstantIntValue(v)) {
+    out.constant += scale * *c;
+    return;
+  }
+  if (def && depth < 32) {
+    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(def))
+      return linearize(def->getOperand(0), scale, out, depth + 1);
+    if (isa<arith::AddIOp, arith::SubIOp>(def)) {
+      linearize(def->getOperand(0), scale, out, depth + 1);
+      linearize(def->getOperand(1),
+                isa<arith::SubIOp>(def) ? -scale : scale, out, depth + 1);
+      return;
+    }
+    if (isa<arith::MulIOp>(def)) {
+      if (std::optional<int64_t> c = getConstantIntValue(def->getOperand(1)))
+        return linearize(def->getOperand(0), scale * *c, out, depth + 1);
+      if (std::optional<int64_t> c = getConstantIntValue(def->getOperand(0)))
+        return linearize(def->getOperand(1), scale * *c, out, depth + 1);
+    }
+  }
+  out.add(v, scale);
+}
+
+/// `hi - lo` when both are run-time integers whose difference is a
+/// constant though they are outside the affine index arithmetic (`x[s :
+/// s + 64]` with `s` loaded from memory, `x[c * n + k * 64 : c * n + (k +
+/// 1) * 64]` with `n` a run-time size).
 static std::optional<int64_t> constantDifference(const Value &hi,
                                                  const Value &lo) {
   if (!hi.is(Value::Runtime) || !lo.is(Value::Runtime) ||
       hi.getRuntime().dtype.isFloat() || lo.getRuntime().dtype.isFloat())
     return std::nullopt;
-  auto [hb, ho] = splitOffset(hi.getRuntime().value);
-  auto [lb, lo2] = splitOffset(lo.getRuntime().value);
-  if (!hb || hb != lb)
-    return std::nullopt;
-  return ho - lo2;
+  Linear d;
+  linearize(hi.getRuntime().value, 1, d);
+  linearize(lo.getRuntime().value, -1, d);
+  for (auto &[v, k] : d.terms)
+    if (k != 0)
+      return std::nullopt;
+  return d.constant;
 }
 
 FailureOr<Region> Elaborator::toRegion(const Arg &arg, const Twine &roleIn) {
