@@ -1016,7 +1016,9 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
   if (name == "T.atomic_add") {
     if (failed(requireKernel(args)))
       return failure();
-    auto b = bind({"dst", "value", "memory_order", "return_prev"}, 2);
+    // `use_tma` asks TileLang for a TMA bulk reduction of a tile; the sum
+    // is the same, tilec adds with element atomics.
+    auto b = bind({"dst", "value", "memory_order", "return_prev", "use_tma"}, 2);
     if (failed(b))
       return failure();
     const Value &d = (*b)[0]->value;
