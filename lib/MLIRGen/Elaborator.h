@@ -390,6 +390,10 @@ public:
   EagerTrace *eager = nullptr;
   /// Number of tile.kernel regions around the insertion point.
   unsigned kernelDepth = 0;
+  /// `threads=(x, y[, z])` of the current T.Kernel: the block is launched
+  /// with x*y*z threads in one dimension and T.get_thread_binding(d) takes
+  /// the linear thread index apart (x fastest, as CUDA numbers threads).
+  llvm::SmallVector<int64_t, 3> blockDims;
   /// Number of device loops/branches around the insertion point.
   unsigned regionDepth = 0;
   /// Python call depth, bounded so recursion cannot exhaust the stack.

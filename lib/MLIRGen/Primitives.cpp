@@ -588,6 +588,30 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       error(args.range, "`dim` must be 0, 1 or 2");
       return failure();
     }
+    if (name == "T.get_thread_binding" && blockDims.size() > 1) {
+      // threads=(x, y, z) launched as x*y*z: component `dim` of the
+      // linear index.
+      if (unsigned(dim) >= blockDims.size()) {
+        error(args.range, "the kernel's block has only " +
+                              Twine(blockDims.size()) + " dimensions");
+        return failure();
+      }
+      Value tid = wrapRuntime(tile::ThreadIdOp::create(builder, loc(at), 0),
+                              DType::Int32, true);
+      int64_t below = 1;
+      for (int64_t d = 0; d < dim; ++d)
+        below *= blockDims[d];
+      FailureOr<Value> q =
+          below == 1 ? FailureOr<Value>(tid)
+                     : runtimeBinary(BinaryOpLike::FloorDiv, tid,
+                                     Value::integer(below), args.range);
+      if (failed(q))
+        return failure();
+      if (unsigned(dim) + 1 == blockDims.size())
+        return *q;
+      return runtimeBinary(BinaryOpLike::Mod, *q,
+                           Value::integer(blockDims[dim]), args.range);
+    }
     if (name == "T.get_thread_binding")
       return wrapRuntime(tile::ThreadIdOp::create(builder, loc(at), dim),
                          DType::Int32, true);
@@ -1689,16 +1713,31 @@ Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
     return Flow::Error;
   args->callee = "T.Kernel";
   int64_t threads = 128;
+  SmallVector<int64_t, 3> dims;
   for (auto &[kw, arg] : args->keywords) {
     if (kw == "threads") {
       Value t = arg.value;
-      if (t.isSequence()) {
-        if (t.getElements().size() != 1) {
-          error(arg.range, "multi-dimensional thread blocks are not supported "
-                           "yet; give `threads` one number");
+      if (t.isSequence() && t.getElements().size() > 1) {
+        // A 2-d or 3-d block: the same threads in one dimension.
+        if (t.getElements().size() > 3) {
+          error(arg.range, "`threads` takes 1 to 3 extents, got " +
+                               Twine(t.getElements().size()));
           return Flow::Error;
         }
-        t = t.getElements()[0];
+        int64_t product = 1;
+        dims.clear();
+        for (const Value &d : t.getElements()) {
+          if (!d.isIntLike() || d.getInt() <= 0) {
+            error(arg.range, "`threads` extents must be positive integers, "
+                             "got `" + t.repr() + "`" + constHint(t));
+            return Flow::Error;
+          }
+          product *= d.getInt();
+          dims.push_back(d.getInt());
+        }
+        t = Value::integer(product);
+      } else if (t.isSequence()) {
+        t = t.getElements().empty() ? t : t.getElements()[0];
       }
       if (!t.isIntLike() || t.getInt() <= 0 || t.getInt() > 1024) {
         error(arg.range, "`threads` must be an integer in 1..1024, got `" +
@@ -1795,12 +1834,17 @@ Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
   builder.setInsertionPoint(kernel.getBody()->getTerminator());
   unsigned depth = regionDepth++;
   ++kernelDepth;
+  SmallVector<int64_t, 3> savedDims = blockDims;
+  blockDims = dims;
+  if (!dims.empty())
+    kernel->setAttr("tile.block_dims", builder.getDenseI64ArrayAttr(dims));
   for (size_t k = 0; k < names.size(); ++k)
     frame.scope->bind(names[k]->getName(),
                       {wrapRuntime(kernel.getBlockIndices()[k], DType::Int32, true),
                        names[k]->getLoc(), regionDepth, ""});
   Flow f = execBlock(s.getBody(), frame);
   --kernelDepth;
+  blockDims = savedDims;
   regionDepth = depth;
   poisonRegionBindings(*frame.scope, depth,
                        "belongs to the T.Kernel block above and cannot be "
