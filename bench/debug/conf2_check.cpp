@@ -8,6 +8,7 @@
 #include "grid_scalar.h"
 #include "index_map.h"
 #include "reduce_widening.h"
+#include "threads_2d.h"
 #include "workspace.h"
 
 #include <cmath>
@@ -245,6 +246,22 @@ void reduceWidening() {
   row("reduce_max f16 -> f32", ref.size(), launched ? bad : ref.size(), err);
 }
 
+void threads2d() {
+  const int M = 64, N = 256;
+  std::vector<float> x = randoms(M * N), y(N, 0.0f);
+  CUdeviceptr dX = upload(x), dY = upload(y);
+  bool launched = ok(conf2::threads_2d::colsum(dX, dY), "colsum");
+  download(y, dY);
+  cuMemFree(dX);
+  std::vector<double> ref(N, 0.0);
+  for (int r = 0; r < M; ++r)
+    for (int j = 0; j < N; ++j)
+      ref[j] += x[r * N + j];
+  double err;
+  size_t bad = compare(ref.size(), [&](size_t i) { return y[i]; }, ref, 1e-4, err);
+  row("threads=(32, 8) column sums", ref.size(), launched ? bad : ref.size(), err);
+}
+
 } // namespace
 
 int main() {
@@ -265,5 +282,6 @@ int main() {
   workspace();
   gridScalar();
   reduceWidening();
+  threads2d();
   return allOk ? 0 : 1;
 }

@@ -3,7 +3,7 @@
 # launch headers: generic T.const sizes with a launch-header assert check,
 # global-to-global T.copy, T.Layout index maps on global tensors, tile
 # T.atomic_add (split-K), T.alloc_global workspaces, grids over integer
-# scalars, float16 -> float32 reductions. The kernels are the lit tests'.
+# scalars, float16 -> float32 reductions, threads=(x, y) blocks. The kernels are the lit tests'.
 # On the GPU machine, from the repository root, with build/bin/tilec
 # carried (or TILEC=...):
 #   bash bench/debug/conf2_check.sh
@@ -27,6 +27,7 @@ build $t/tilelang/atomic-add-tile.tile atomic_tile
 build $t/tilelang/alloc-global-workspace.tile workspace
 build $t/tilelang/grid-scalar.tile grid_scalar
 build $t/tilelang/reduce-widening.tile reduce_widening
+build $t/tilelang/threads-2d.tile threads_2d
 g++ -std=c++17 -O2 -Wall -I/usr/local/cuda/include -I"$out" \
   bench/debug/conf2_check.cpp -L/usr/local/cuda/lib64/stubs -lcuda -o "$out/conf2_check"
 [[ ${NO_RUN:-} ]] || "$out/conf2_check"
