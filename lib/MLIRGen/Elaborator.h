@@ -96,7 +96,11 @@ std::string closestName(llvm::StringRef name,
 /// Poisons the names bound inside a device region being closed (their IR
 /// values do not dominate the code after it): a later use reports
 /// "`name` <reason>".
-void poisonRegionBindings(Scope &scope, unsigned depth, llvm::StringRef reason);
+/// Poisons the run-time values bound inside a device region deeper than
+/// `depth`; with `constantsToo`, compile-time values as well (a branch on
+/// a run-time condition: which arm ran is not known at compile time).
+void poisonRegionBindings(Scope &scope, unsigned depth, llvm::StringRef reason,
+                          bool constantsToo = false);
 
 /// Eager-style factories (Eager.cpp): a @tilelang.jit factory whose own body
 /// opens `with T.Kernel` is traced as the kernel itself.
