@@ -527,12 +527,22 @@ LogicalResult GemmOp::verify() {
 
 /// Checks `dim` against the source rank and that the element types agree.
 static LogicalResult verifyAlongDim(Operation *op, MemRefType src,
-                                    MemRefType dst, int64_t dim) {
+                                    MemRefType dst, int64_t dim,
+                                    bool sameType = true) {
   if (dim < 0 || dim >= src.getRank())
     return op->emitOpError()
            << "dim " << dim << " is out of range for a source of rank "
            << src.getRank();
-  if (src.getElementType() != dst.getElementType())
+  // A reduction may accumulate into a wider type of the same kind (float16
+  // into float32, as TileLang's reductions cast each element).
+  bool sameKind = isa<FloatType>(src.getElementType()) ==
+                  isa<FloatType>(dst.getElementType());
+  if (!sameType && !sameKind)
+    return op->emitOpError()
+           << "destination element type " << dst.getElementType()
+           << " is not of the kind (float or integer) of source element type "
+           << src.getElementType();
+  if (sameType && src.getElementType() != dst.getElementType())
     return op->emitOpError()
            << "destination element type " << dst.getElementType()
            << " does not match source element type " << src.getElementType();
@@ -542,7 +552,7 @@ static LogicalResult verifyAlongDim(Operation *op, MemRefType src,
 LogicalResult ReduceOp::verify() {
   MemRefType src = getSrc().getType(), dst = getDst().getType();
   int64_t dim = static_cast<int64_t>(getDim());
-  if (failed(verifyAlongDim(*this, src, dst, dim)))
+  if (failed(verifyAlongDim(*this, src, dst, dim, /*sameType=*/false)))
     return failure();
   SmallVector<int64_t> removed(src.getShape());
   removed.erase(removed.begin() + dim);

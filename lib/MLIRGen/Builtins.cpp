@@ -68,7 +68,8 @@ FailureOr<int64_t> Elaborator::requireInt(const Arg &arg, StringRef what) {
     return arg.value.getInt();
   error(arg.range, what + " must be a compile-time integer, got " +
                        (arg.value.isConstant() ? "`" + arg.value.repr() + "`"
-                                               : "a runtime value"));
+                                               : "a runtime value") +
+                       constHint(arg.value));
   return failure();
 }
 

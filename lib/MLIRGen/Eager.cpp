@@ -22,6 +22,8 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <functional>
+
 using namespace mlir;
 using llvm::SMLoc;
 using llvm::SMRange;
@@ -42,6 +44,8 @@ struct EagerTrace {
   std::vector<std::shared_ptr<BufferObject>> outputs;
   /// T.const bindings, for the instance's recorded parameters.
   std::vector<std::pair<std::string, Value>> consts;
+  /// T.const sizes with no value: runtime dimensions, one symbol per name.
+  std::vector<std::shared_ptr<sema::SymbolObject>> genericConsts;
 };
 
 //===----------------------------------------------------------------------===//
@@ -188,9 +192,78 @@ std::vector<std::string> eagerConstNames(const ast::FunctionDefStmt &f) {
 static ArrayAttr shapeAttr(OpBuilder &b, const std::vector<Value> &shape) {
   SmallVector<Attribute> dims;
   for (const Value &d : shape)
-    dims.push_back(b.getStringAttr(d.is(Value::Symbol) ? d.getSymbol().name
-                                                        : d.repr()));
+    dims.push_back(b.getStringAttr(
+        d.is(Value::Symbol)    ? d.getSymbol().name
+        : d.is(Value::Runtime) ? d.getRuntime().hostExpr
+                               : d.repr()));
   return b.getArrayAttr(dims);
+}
+
+std::string Elaborator::nonSymbolIn(StringRef e) const {
+  auto word = [](char c) { return llvm::isAlnum(c) || c == '_'; };
+  for (size_t i = 0; i < e.size();) {
+    if (!word(e[i])) {
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < e.size() && word(e[j]))
+      ++j;
+    StringRef id = e.slice(i, j);
+    if (llvm::isDigit(id[0])) { // a number ("128")
+      i = j;
+      continue;
+    }
+    if (!traced || llvm::none_of(traced->symbols, [&](auto &kv) {
+          return kv.first->name == id;
+        }))
+      return id.str();
+    i = j;
+  }
+  return "";
+}
+
+std::string Elaborator::constHint(const Value &v) const {
+  if (!eager || eager->genericConsts.empty())
+    return "";
+  std::vector<std::string> names;
+  auto add = [&](StringRef n) {
+    if (!llvm::is_contained(names, n) &&
+        llvm::any_of(eager->genericConsts,
+                     [&](auto &s) { return s->name == n; }))
+      names.push_back(n.str());
+  };
+  std::function<void(const Value &)> visit = [&](const Value &x) {
+    if (x.is(Value::Symbol) && x.getSymbol().fromConst) {
+      add(x.getSymbol().name);
+    } else if (x.is(Value::Runtime)) {
+      // The sizes a computed value came from, by name in its host form.
+      StringRef e = x.getRuntime().hostExpr;
+      for (size_t i = 0; i < e.size();) {
+        size_t j = i;
+        while (j < e.size() && (llvm::isAlnum(e[j]) || e[j] == '_'))
+          ++j;
+        if (j > i)
+          add(e.slice(i, j));
+        i = j == i ? i + 1 : j;
+      }
+    } else if (x.isSequence()) {
+      for (const Value &el : x.getElements())
+        visit(el);
+    }
+  };
+  visit(v);
+  if (names.empty())
+    return "";
+  std::string list, flags;
+  for (size_t k = 0; k < names.size(); ++k) {
+    list += (k ? ", `" : "`") + names[k] + "`";
+    flags += (k ? " -D " : "-D ") + names[k] + "=<value>";
+  }
+  return "; " + list + (names.size() == 1 ? " is a T.const size" : " are T.const sizes") +
+         " given no value, which tilec compiles as a run-time dimension: give " +
+         flags + " to fix " + (names.size() == 1 ? "it" : "them") +
+         " at compile time";
 }
 
 mlir::Value Elaborator::eagerSymbolArg(sema::SymbolObject &sym, SMLoc at) {
@@ -216,6 +289,9 @@ insertTensorArg(Elaborator &e, unsigned index, StringRef name,
   for (const Value &d : t.shape) {
     if (d.is(Value::Symbol)) {
       e.eagerSymbolArg(d.getSymbol(), at);
+      shape.push_back(ShapedType::kDynamic);
+    } else if (d.is(Value::Runtime)) {
+      // A size computed from symbols (their arguments exist already).
       shape.push_back(ShapedType::kDynamic);
     } else {
       shape.push_back(d.getInt());
@@ -326,16 +402,24 @@ FailureOr<Value> Elaborator::callEagerPrimitive(StringRef name,
     for (const std::string &n : splitConstNames(text.value.getStr())) {
       const std::string *bound = boundText(*et.spec, options, n);
       if (!bound) {
-        error(text.range,
-              "no value for `" + n + "` (T.const of kernel factory `" +
-                  et.factory->getName() + "`" +
-                  (options.instances.empty()
-                       ? Twine("")
-                       : Twine(" in instance `") + instanceName + "`") +
-                  "): give one with -D " + n +
-                  "=<value>; TileLang reads it from the tensors at call "
-                  "time, tilec compiles before there is a call");
-        return failure();
+        // No value: compile the kernel generic over the size, exactly as
+        // if it were `T.dynamic(n)` (a launch argument, range-checked by
+        // the header). Uses that need the value at compile time say so.
+        auto it = llvm::find_if(et.genericConsts,
+                                [&](auto &s) { return s->name == n; });
+        if (it == et.genericConsts.end()) {
+          auto sym = std::make_shared<sema::SymbolObject>();
+          sym->name = n;
+          sym->loc = text.range.Start;
+          sym->fromConst = true;
+          et.genericConsts.push_back(sym);
+          it = std::prev(et.genericConsts.end());
+          // Its launch argument comes now, so that the sizes are in the
+          // order the T.const calls name them.
+          eagerSymbolArg(*sym, text.range.Start);
+        }
+        values.push_back(Value::symbol(*it));
+        continue;
       }
       std::optional<Value> v = sema::parseDefineValue(*bound);
       if (!v || !v->is(Value::Int)) {

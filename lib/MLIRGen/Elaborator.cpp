@@ -944,6 +944,8 @@ LogicalResult Elaborator::assignTo(const ast::Expr &target, const Value &value,
         return failure();
       idx.push_back(*iv);
     }
+    if (failed(remapIndices(buf, idx, target.getRange())))
+      return failure();
     memref::StoreOp::create(builder, loc(target.getLoc()), *v, buf.memref, idx);
     return success();
   }
@@ -1010,6 +1012,20 @@ Flow Elaborator::execAssert(const ast::AssertStmt &s, Frame &frame) {
     }
     return Flow::Normal;
   }
+  // A condition on the launch's sizes outside the kernel (`assert M % 128
+  // == 0` in a factory generic over M): the launch header checks it before
+  // launching, as TileLang's assert checks it at call time.
+  if (kernelDepth == 0 && traced && c->is(Value::Runtime) &&
+      !c->getRuntime().hostExpr.empty() &&
+      nonSymbolIn(c->getRuntime().hostExpr).empty()) {
+    const std::string &cond = c->getRuntime().hostExpr;
+    SmallVector<Attribute> checks;
+    if (auto old = traced->func->getAttrOfType<ArrayAttr>("tile.checks"))
+      checks.append(old.begin(), old.end());
+    checks.push_back(builder.getStringAttr(cond));
+    traced->func->setAttr("tile.checks", builder.getArrayAttr(checks));
+    return Flow::Normal;
+  }
   // A runtime condition in a kernel: a device assertion.
   FailureOr<Value> scalar = toScalar(*c, s.getTest()->getRange());
   if (failed(scalar))
@@ -1026,10 +1042,12 @@ Flow Elaborator::execAssert(const ast::AssertStmt &s, Frame &frame) {
   return Flow::Normal;
 }
 
-void poisonRegionBindings(Scope &scope, unsigned depth, StringRef reason) {
+void poisonRegionBindings(Scope &scope, unsigned depth, StringRef reason,
+                          bool constantsToo) {
   for (auto &entry : scope.getVars()) {
     Binding &b = entry.second;
-    if (b.depth > depth && !b.value.isConstant() && b.poison.empty())
+    if (b.depth > depth && (constantsToo || !b.value.isConstant()) &&
+        b.poison.empty())
       b.poison = ("`" + entry.getKey() + "` " + reason).str();
   }
 }
@@ -1075,9 +1093,14 @@ Flow Elaborator::execIfArms(const ast::IfStmt &s, size_t k, Frame &frame) {
       f = execIfArms(s, k + 1, frame);
     }
     regionDepth = depth;
+    // A name assigned in an arm has, after the `if`, the value of whichever
+    // arm ran: not a compile-time value even when each arm assigns one.
     poisonRegionBindings(*frame.scope, depth,
-                         "is defined inside the `if` branch and cannot be "
-                         "used after it");
+                         "is assigned inside a branch on a run-time condition "
+                         "and cannot be used after it (which branch ran is "
+                         "known only at run time; use T.if_then_else or a "
+                         "T.alloc_var)",
+                         /*constantsToo=*/true);
     if (f == Flow::Break || f == Flow::Continue || f == Flow::Return) {
       error(s.getRange(), "`break`, `continue` and `return` cannot leave a "
                           "branch on a runtime condition");

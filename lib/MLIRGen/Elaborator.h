@@ -96,7 +96,11 @@ std::string closestName(llvm::StringRef name,
 /// Poisons the names bound inside a device region being closed (their IR
 /// values do not dominate the code after it): a later use reports
 /// "`name` <reason>".
-void poisonRegionBindings(Scope &scope, unsigned depth, llvm::StringRef reason);
+/// Poisons the run-time values bound inside a device region deeper than
+/// `depth`; with `constantsToo`, compile-time values as well (a branch on
+/// a run-time condition: which arm ran is not known at compile time).
+void poisonRegionBindings(Scope &scope, unsigned depth, llvm::StringRef reason,
+                          bool constantsToo = false);
 
 /// Eager-style factories (Eager.cpp): a @tilelang.jit factory whose own body
 /// opens `with T.Kernel` is traced as the kernel itself.
@@ -226,6 +230,33 @@ public:
   mlir::LogicalResult declareEagerParam(llvm::StringRef name, const Value &ann,
                                         llvm::SMRange annRange, Frame &frame);
   mlir::Value eagerSymbolArg(sema::SymbolObject &sym, llvm::SMLoc at);
+  /// The first identifier of host expression `e` that is not a symbol of
+  /// the traced function ("" when all are): the device and the launch
+  /// header compute such expressions from the symbols alone.
+  std::string nonSymbolIn(llvm::StringRef e) const;
+  /// For an error that needs `v` at compile time: when `v` is (or is
+  /// computed from) a T.const size that got no -D value, the sentence that
+  /// says so and how to give one; "" otherwise.
+  std::string constHint(const Value &v) const;
+  /// T.copy between two global tensors: a T.Parallel loop of element moves
+  /// with bounds checks (ElementwiseTiles.cpp).
+  mlir::LogicalResult emitGlobalCopy(const Region &src, const Region &dst,
+                                     llvm::SMRange range);
+  /// T.alloc_global outside T.Kernel: a workspace pointer argument of the
+  /// launch (Workspace.cpp).
+  mlir::FailureOr<Value> allocGlobalWorkspace(CallArgs &args);
+  /// T.atomic_add of a tile into a tile: an element atomic per element.
+  mlir::LogicalResult emitTileAtomicAdd(const Region &src, const Region &dst,
+                                        llvm::SMRange range);
+  /// T.annotate_layout of a `T.Layout(shape, lambda)` (IndexLayouts.cpp):
+  /// honored on global tensors, whose element accesses then go through
+  /// remapIndices.
+  mlir::LogicalResult annotateIndexMap(BufferObject &buf,
+                                       const sema::LayoutObject &lay,
+                                       llvm::SMRange range);
+  mlir::LogicalResult remapIndices(const BufferObject &buf,
+                                   llvm::SmallVectorImpl<mlir::Value> &idx,
+                                   llvm::SMRange range);
 
   //===--------------------------------------------------------------------===//
   // Expressions (Expressions.cpp)
@@ -363,6 +394,10 @@ public:
   EagerTrace *eager = nullptr;
   /// Number of tile.kernel regions around the insertion point.
   unsigned kernelDepth = 0;
+  /// `threads=(x, y[, z])` of the current T.Kernel: the block is launched
+  /// with x*y*z threads in one dimension and T.get_thread_binding(d) takes
+  /// the linear thread index apart (x fastest, as CUDA numbers threads).
+  llvm::SmallVector<int64_t, 3> blockDims;
   /// Number of device loops/branches around the insertion point.
   unsigned regionDepth = 0;
   /// Python call depth, bounded so recursion cannot exhaust the stack.

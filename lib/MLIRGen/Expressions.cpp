@@ -110,6 +110,12 @@ FailureOr<Value> Elaborator::materialize(const Value &v, SMRange range) {
       return failure();
     }
     auto it = traced->symbols.find(&v.getSymbol());
+    if (it == traced->symbols.end() && eager) {
+      // An eager factory's sizes are launch arguments from the start; one
+      // used before (or without) a tensor shape naming it is still one.
+      eagerSymbolArg(v.getSymbol(), range.Start);
+      it = traced->symbols.find(&v.getSymbol());
+    }
     if (it == traced->symbols.end()) {
       error(range, "runtime dimension `" + v.getSymbol().name +
                        "` is not part of any tensor parameter's shape");
@@ -174,6 +180,8 @@ FailureOr<Value> Elaborator::toScalar(const Value &v, SMRange range) {
         return failure();
       idx.push_back(*iv);
     }
+    if (failed(remapIndices(buf, idx, range)))
+      return failure();
     auto load = memref::LoadOp::create(builder, loc(range.Start), buf.memref, idx);
     return wrapRuntime(load, buf.dtype, /*isIndex=*/false);
   }
@@ -340,7 +348,8 @@ static DType promote(DType a, DType b) {
   return a.bits() >= b.bits() ? a : b;
 }
 
-static std::optional<sema::Affine> affineOf(const Value &v) {
+static std::optional<sema::Affine> affineOf(const Value &v,
+                                            const void *atom = nullptr) {
   if (v.isIntLike()) {
     sema::Affine a;
     a.constant = v.getInt();
@@ -348,7 +357,23 @@ static std::optional<sema::Affine> affineOf(const Value &v) {
   }
   if (v.is(Value::Runtime) && v.getRuntime().affine)
     return v.getRuntime().affine;
+  // Any other integer value (loaded from memory: `q_start = cu_seqlens[b]`)
+  // is an atom of its own, so that `q_start + (bx + 1) * 64` minus
+  // `q_start + bx * 64` is the constant 64.
+  if (v.is(Value::Runtime) && v.getRuntime().dtype.isInteger() &&
+      v.getRuntime().dtype != DType::Bool) {
+    sema::Affine a;
+    a.terms[atom ? atom : v.getRuntime().value.getAsOpaquePointer()] = 1;
+    return a;
+  }
   return std::nullopt;
+}
+
+/// The atom of an element read for affine folding: one per subscript
+/// object, which each use of a name bound to `A[i]` loads anew (TileLang
+/// reads `q_start = cu_seqlens[b]` as one expression too).
+static const void *atomOf(const Value &v) {
+  return v.is(Value::Subscript) ? (const void *)&v.getSubscript() : nullptr;
 }
 
 static std::string hostOf(const Value &v) {
@@ -390,7 +415,8 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
   // Affine folding for index arithmetic.
   if (useIndex && (op == BinaryOpLike::Add || op == BinaryOpLike::Sub ||
                    op == BinaryOpLike::Mul)) {
-    std::optional<sema::Affine> la = affineOf(l), ra = affineOf(r);
+    std::optional<sema::Affine> la = affineOf(l, atomOf(lIn)),
+                                ra = affineOf(r, atomOf(rIn));
     if (la && ra) {
       std::optional<sema::Affine> res;
       if (op != BinaryOpLike::Mul) {
@@ -580,14 +606,40 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
                                    : (isSigned ? arith::CmpIPredicate::sge : arith::CmpIPredicate::uge);
       out = arith::CmpIOp::create(builder, lc, p, *a, *b);
     }
-    return wrapRuntime(out, DType::Bool, false);
+    Value cmp = wrapRuntime(out, DType::Bool, false);
+    // Conditions on sizes (`assert M % 128 == 0` before the kernel) are
+    // checked by the launch header.
+    std::string hl = hostOf(l), hr = hostOf(r);
+    if (useIndex && !hl.empty() && !hr.empty())
+      cmp.getRuntime().hostExpr =
+          "(" + hl + " " +
+          (op == BinaryOpLike::Eq   ? "=="
+           : op == BinaryOpLike::Ne ? "!="
+           : op == BinaryOpLike::Lt ? "<"
+           : op == BinaryOpLike::Le ? "<="
+           : op == BinaryOpLike::Gt ? ">"
+                                    : ">=") +
+          " " + hr + ")";
+    return cmp;
   }
   }
   Value w = wrapRuntime(out, resultType, useIndex);
-  // Host expressions for grid sizes.
+  // Host expressions for grid sizes: over the sizes, and over integer
+  // scalar arguments (`T.ceildiv(max_seqlen, 64)` with `max_seqlen:
+  // T.int32`), which the launch header has as well.
   std::string hl = hostOf(l), hr = hostOf(r);
-  if (useIndex && !hl.empty() && !hr.empty()) {
-    if (op == BinaryOpLike::FloorDiv || op == BinaryOpLike::Div)
+  bool hostInteger = useIndex || (type.isInteger() && type != DType::Bool);
+  if (hostInteger && !hl.empty() && !hr.empty()) {
+    // Products of two sizes (`batch * heads`) are not affine but still
+    // computable on the host.
+    if (op == BinaryOpLike::Add || op == BinaryOpLike::Sub ||
+        op == BinaryOpLike::Mul)
+      w.getRuntime().hostExpr = "(" + hl + " " +
+                                (op == BinaryOpLike::Add   ? "+"
+                                 : op == BinaryOpLike::Sub ? "-"
+                                                           : "*") +
+                                " " + hr + ")";
+    else if (op == BinaryOpLike::FloorDiv || op == BinaryOpLike::Div)
       w.getRuntime().hostExpr = "(" + hl + " / " + hr + ")";
     else if (op == BinaryOpLike::Mod)
       w.getRuntime().hostExpr = "(" + hl + " % " + hr + ")";

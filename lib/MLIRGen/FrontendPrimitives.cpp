@@ -4,9 +4,9 @@
 // has, without new lowering: TIR's integer helpers (T.floordiv,
 // T.floormod, T.shift_left, T.shift_right) as the operators they are, the
 // hints T.assume and T.evaluate, T.alloc_buffer with an on-chip scope as the
-// matching T.alloc_*, and T.thread_binding as the thread index. The ones that
-// would need a global workspace (T.alloc_global, T.alloc_buffer in global
-// scope) are a located "not supported yet".
+// matching T.alloc_*, and T.thread_binding as the thread index. A global
+// workspace (T.alloc_global, T.alloc_buffer in global scope) is a launch
+// argument (Workspace.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -117,9 +117,11 @@ Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
                                                    : std::optional<MemScope>();
     if (!onChip) {
       if (scope == "global") {
-        error(args.range, "`" + name + "` (a global workspace the kernel "
-                          "allocates) is not supported yet by tilec; pass "
-                          "the buffer as a kernel parameter");
+        // A workspace of the launch: a pointer argument (Workspace.cpp).
+        FailureOr<Value> w = allocGlobalWorkspace(args);
+        if (failed(w))
+          return failure();
+        return R(*w);
       } else {
         error((*b)[2]->range, "unknown buffer scope \"" + scope +
                                   "\" (expected global, shared, shared.dyn, "

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 #include <cmath>
 #include <limits>
@@ -28,12 +29,33 @@ using llvm::Twine;
 
 namespace tilec::mlirgen {
 
+/// A tensor dimension as the user wrote it: an integer, a symbol's name, or
+/// the host expression of a size computed from symbols.
+static std::string dimText(const Value &d) {
+  if (d.is(Value::Symbol))
+    return d.getSymbol().name;
+  if (d.is(Value::Runtime) && !d.getRuntime().hostExpr.empty())
+    return d.getRuntime().hostExpr;
+  return d.repr();
+}
+
 static std::string shapeText(const std::vector<Value> &shape) {
   std::string s = "[";
   for (size_t k = 0; k < shape.size(); ++k)
-    s += (k ? ", " : "") + (shape[k].is(Value::Symbol) ? shape[k].getSymbol().name
-                                                       : shape[k].repr());
+    s += (k ? ", " : "") + dimText(shape[k]);
   return s + "]";
+}
+
+/// Whether `v` is a size the device can recompute from the launch's
+/// symbols: integer arithmetic (+ - * / %) over symbol names, as the
+/// kernel outliner reads a tensor's `tile.shape`.
+static bool isSymbolicSize(const Value &v) {
+  if (!v.is(Value::Runtime) || !v.getRuntime().isIndex)
+    return false;
+  const std::string &e = v.getRuntime().hostExpr;
+  return !e.empty() && llvm::all_of(e, [](char c) {
+    return llvm::isAlnum(c) || llvm::is_contained(StringRef("_ +-*/%()"), c);
+  });
 }
 
 LogicalResult Elaborator::requireKernel(const CallArgs &args) {
@@ -60,21 +82,23 @@ Elaborator::toBuffer(const Arg &arg, const Twine &role) {
 
 /// Parses a shape argument: an int or a tuple/list of ints (and, for
 /// tensors, T.dynamic symbols).
-static std::optional<std::vector<Value>> shapeOf(const Value &v,
-                                                 bool allowSymbols) {
+static std::optional<std::vector<Value>>
+shapeOf(const Value &v, bool allowSymbols, bool allowSizes = false) {
   std::vector<Value> dims;
   if (v.isIntLike())
     dims.push_back(Value::integer(v.getInt()));
   else if (v.isSequence())
     dims = v.getElements();
-  else if (v.is(Value::Symbol) && allowSymbols)
+  else if ((v.is(Value::Symbol) && allowSymbols) ||
+           (allowSizes && isSymbolicSize(v)))
     dims.push_back(v);
   else
     return std::nullopt;
   for (Value &d : dims) {
     if (d.is(Value::Bool))
       d = Value::integer(d.getInt());
-    if (!(d.is(Value::Int) || (allowSymbols && d.is(Value::Symbol))))
+    if (!(d.is(Value::Int) || (allowSymbols && d.is(Value::Symbol)) ||
+          (allowSizes && isSymbolicSize(d))))
       return std::nullopt;
   }
   return dims;
@@ -96,12 +120,14 @@ FailureOr<Value> Elaborator::allocate(MemScope scope, CallArgs &args) {
                     });
     bool runtime = shapeArg.value.isSequence() &&
                    !shapeArg.value.isConstant();
+    std::string hint = constHint(shapeArg.value);
     error(shapeArg.range,
           "shape of `" + args.callee + "` must be " +
-              (symbolic ? "known at compile time, not a T.dynamic dimension"
-               : runtime ? "known at compile time"
-                         : "a tuple of integers") +
-              ", got `" + shapeArg.value.repr() + "`");
+              (!hint.empty() ? "known at compile time"
+               : symbolic    ? "known at compile time, not a T.dynamic dimension"
+               : runtime     ? "known at compile time"
+                             : "a tuple of integers") +
+              ", got `" + shapeArg.value.repr() + "`" + hint);
     return failure();
   }
   SmallVector<int64_t> dims;
@@ -134,6 +160,90 @@ FailureOr<Value> Elaborator::allocate(MemScope scope, CallArgs &args) {
   return Value::buffer(buf);
 }
 
+/// Whether two IR values compute the same thing: the same value, or the
+/// same side-effect-free op (or element read, which TileLang's slices treat
+/// as one expression too: `X[s : s + 64]` with `s = idx[b]`) on operands
+/// that compute the same things.
+static bool sameValue(mlir::Value a, mlir::Value b, unsigned depth = 0) {
+  if (a == b)
+    return true;
+  Operation *x = a.getDefiningOp(), *y = b.getDefiningOp();
+  if (!x || !y || depth > 16 || x->getName() != y->getName() ||
+      x->getAttrDictionary() != y->getAttrDictionary() ||
+      x->getNumOperands() != y->getNumOperands() ||
+      x->getNumResults() != 1 || y->getNumResults() != 1 ||
+      x->getNumRegions() || y->getNumRegions())
+    return false;
+  if (!isa<memref::LoadOp>(x) && !isMemoryEffectFree(x))
+    return false;
+  for (auto [p, q] : llvm::zip(x->getOperands(), y->getOperands()))
+    if (!sameValue(p, q, depth + 1))
+      return false;
+  return true;
+}
+
+namespace {
+/// `constant + sum(coeff * atom)` over IR values.
+struct Linear {
+  SmallVector<std::pair<mlir::Value, int64_t>> terms;
+  int64_t constant = 0;
+  void add(mlir::Value atom, int64_t c) {
+    for (auto &[v, k] : terms)
+      if (sameValue(v, atom)) {
+        k += c;
+        return;
+      }
+    terms.push_back({atom, c});
+  }
+};
+} // namespace
+
+/// `v` as a linear form, looking through additions, subtractions,
+/// multiplications by constants and integer casts.
+static void linearize(mlir::Value v, int64_t scale, Linear &out,
+                      unsigned depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (std::optional<int64_t> c = getConstantIntValue(v)) {
+    out.constant += scale * *c;
+    return;
+  }
+  if (def && depth < 32) {
+    if (isa<arith::IndexCastOp, arith::ExtSIOp, arith::TruncIOp>(def))
+      return linearize(def->getOperand(0), scale, out, depth + 1);
+    if (isa<arith::AddIOp, arith::SubIOp>(def)) {
+      linearize(def->getOperand(0), scale, out, depth + 1);
+      linearize(def->getOperand(1),
+                isa<arith::SubIOp>(def) ? -scale : scale, out, depth + 1);
+      return;
+    }
+    if (isa<arith::MulIOp>(def)) {
+      if (std::optional<int64_t> c = getConstantIntValue(def->getOperand(1)))
+        return linearize(def->getOperand(0), scale * *c, out, depth + 1);
+      if (std::optional<int64_t> c = getConstantIntValue(def->getOperand(0)))
+        return linearize(def->getOperand(1), scale * *c, out, depth + 1);
+    }
+  }
+  out.add(v, scale);
+}
+
+/// `hi - lo` when both are run-time integers whose difference is a
+/// constant though they are outside the affine index arithmetic (`x[s :
+/// s + 64]` with `s` loaded from memory, `x[c * n + k * 64 : c * n + (k +
+/// 1) * 64]` with `n` a run-time size).
+static std::optional<int64_t> constantDifference(const Value &hi,
+                                                 const Value &lo) {
+  if (!hi.is(Value::Runtime) || !lo.is(Value::Runtime) ||
+      hi.getRuntime().dtype.isFloat() || lo.getRuntime().dtype.isFloat())
+    return std::nullopt;
+  Linear d;
+  linearize(hi.getRuntime().value, 1, d);
+  linearize(lo.getRuntime().value, -1, d);
+  for (auto &[v, k] : d.terms)
+    if (k != 0)
+      return std::nullopt;
+  return d.constant;
+}
+
 FailureOr<Region> Elaborator::toRegion(const Arg &arg, const Twine &roleIn) {
   std::string roleStr = roleIn.str();
   StringRef role = roleStr;
@@ -144,7 +254,7 @@ FailureOr<Region> Elaborator::toRegion(const Arg &arg, const Twine &roleIn) {
       if (!b.shape[d].is(Value::Int)) {
         error(arg.range, role + ": dimension " + Twine(d) + " of `" + b.name +
                              "` is the runtime dimension `" +
-                             b.shape[d].getSymbol().name +
+                             dimText(b.shape[d]) +
                              "`; index or slice it with compile-time extents");
         return failure();
       }
@@ -191,13 +301,16 @@ FailureOr<Region> Elaborator::toRegion(const Arg &arg, const Twine &roleIn) {
     } else {
       error(arg.range, role + ": dimension " + Twine(d) + " of `" + b.name +
                            "` is the runtime dimension `" +
-                           b.shape[d].getSymbol().name +
+                           dimText(b.shape[d]) +
                            "`; give the slice an explicit end");
       return failure();
     }
     FailureOr<Value> ext = evalBinary(ast::BinOpKind::Sub, hi, lo, arg.range);
     if (failed(ext))
       return failure();
+    if (!ext->isIntLike())
+      if (std::optional<int64_t> diff = constantDifference(hi, lo))
+        ext = Value::integer(*diff);
     if (!ext->isIntLike()) {
       error(arg.range, role + ": the extent of slice " + Twine(d) + " of `" +
                            b.name + "` is not a compile-time constant");
@@ -338,12 +451,34 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     auto b = bind({"shape", "dtype"}, 1);
     if (failed(b))
       return failure();
-    std::optional<std::vector<Value>> shape = shapeOf((*b)[0]->value, true);
+    // An eager factory's tensors may also have sizes computed from its
+    // symbols (`(M, N // 128)`): the device recomputes them from the
+    // launch's arguments.
+    std::optional<std::vector<Value>> shape =
+        shapeOf((*b)[0]->value, true, /*allowSizes=*/eager != nullptr);
     if (!shape) {
       error((*b)[0]->range, "tensor shape must be a tuple of integers and "
-                            "T.dynamic dimensions, got `" +
+                            "T.dynamic dimensions" +
+                                Twine(eager ? " (or integer arithmetic on them)"
+                                            : "") +
+                                ", got `" +
                                 (*b)[0]->value.repr() + "`");
       return failure();
+    }
+    for (const Value &d : *shape) {
+      if (!d.is(Value::Runtime))
+        continue;
+      // Every name in a computed size must be a launch symbol (not, say, a
+      // scalar parameter): the device rebuilds the size from those alone.
+      const std::string &e = d.getRuntime().hostExpr;
+      std::string id = nonSymbolIn(e);
+      if (!id.empty()) {
+        error((*b)[0]->range, "tensor dimension `" + e + "` uses `" + id +
+                                  "`, which is not a T.const / T.dynamic "
+                                  "size; a computed dimension may only use "
+                                  "those");
+        return failure();
+      }
     }
     for (const Value &d : *shape)
       if (d.is(Value::Int) && d.getInt() <= 0) {
@@ -452,6 +587,30 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     if (dim < 0 || dim > 2) {
       error(args.range, "`dim` must be 0, 1 or 2");
       return failure();
+    }
+    if (name == "T.get_thread_binding" && blockDims.size() > 1) {
+      // threads=(x, y, z) launched as x*y*z: component `dim` of the
+      // linear index.
+      if (unsigned(dim) >= blockDims.size()) {
+        error(args.range, "the kernel's block has only " +
+                              Twine(blockDims.size()) + " dimensions");
+        return failure();
+      }
+      Value tid = wrapRuntime(tile::ThreadIdOp::create(builder, loc(at), 0),
+                              DType::Int32, true);
+      int64_t below = 1;
+      for (int64_t d = 0; d < dim; ++d)
+        below *= blockDims[d];
+      FailureOr<Value> q =
+          below == 1 ? FailureOr<Value>(tid)
+                     : runtimeBinary(BinaryOpLike::FloorDiv, tid,
+                                     Value::integer(below), args.range);
+      if (failed(q))
+        return failure();
+      if (unsigned(dim) + 1 == blockDims.size())
+        return *q;
+      return runtimeBinary(BinaryOpLike::Mod, *q,
+                           Value::integer(blockDims[dim]), args.range);
     }
     if (name == "T.get_thread_binding")
       return wrapRuntime(tile::ThreadIdOp::create(builder, loc(at), dim),
@@ -564,12 +723,21 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         note(dst->buffer->loc, "`" + dst->buffer->name + "` declared here");
       return failure();
     }
-    if (src->buffer->scope == MemScope::Global &&
-        dst->buffer->scope == MemScope::Global) {
-      error(args.range, "`" + args.callee + "` from global to global memory "
-                        "is not supported; stage the tile through shared "
-                        "memory or a fragment");
-      return failure();
+    bool bothGlobal = src->buffer->scope == MemScope::Global &&
+                      dst->buffer->scope == MemScope::Global;
+    for (const Region *r : {&*src, &*dst})
+      if (!r->buffer->indexMap.isNone() && !bothGlobal) {
+        error(args.range, "`" + args.callee + "` between `" +
+                              r->buffer->name + "`, a global tensor with a "
+                              "`T.Layout` index map, and on-chip memory is "
+                              "not supported yet; the map is honored by "
+                              "element accesses and global-to-global copies");
+        return failure();
+      }
+    if (bothGlobal) {
+      if (failed(emitGlobalCopy(*src, *dst, args.range)))
+        return failure();
+      return Value::none();
     }
     SmallVector<mlir::Value> so, doffs;
     for (const Value &o : src->offsets) {
@@ -812,7 +980,9 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       note((*dst)->loc, "`" + (*dst)->name + "` declared here");
       return failure();
     }
-    if ((*src)->dtype != (*dst)->dtype) {
+    // Each element is converted to the output's dtype (TileLang's
+    // reductions cast the same way): float16 may reduce into float32.
+    if ((*src)->dtype.isFloat() != (*dst)->dtype.isFloat()) {
       error(args.range, "`" + name + "` input `" + (*src)->name + "` is " +
                             (*src)->dtype.name() + " but output `" +
                             (*dst)->name + "` is " + (*dst)->dtype.name());
@@ -870,17 +1040,54 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
   if (name == "T.atomic_add") {
     if (failed(requireKernel(args)))
       return failure();
-    auto b = bind({"dst", "value", "memory_order", "return_prev"}, 2);
+    // `use_tma` asks TileLang for a TMA bulk reduction of a tile; the sum
+    // is the same, tilec adds with element atomics.
+    auto b = bind({"dst", "value", "memory_order", "return_prev", "use_tma"}, 2);
     if (failed(b))
       return failure();
     const Value &d = (*b)[0]->value;
-    if (!d.is(Value::Subscript) ||
-        d.getSubscript().indices.size() != d.getSubscript().base.getBuffer().shape.size() ||
-        llvm::any_of(d.getSubscript().indices, [](const Value &i) { return i.is(Value::Slice); })) {
-      error((*b)[0]->range, "`T.atomic_add` on a whole tile is not supported "
-                            "yet; add element-wise inside T.Parallel "
-                            "(`T.atomic_add(C[i, j], v)`)");
-      return failure();
+    auto isElement = [](const Value &v) {
+      return v.is(Value::Subscript) &&
+             v.getSubscript().indices.size() ==
+                 v.getSubscript().base.getBuffer().shape.size() &&
+             llvm::none_of(v.getSubscript().indices,
+                           [](const Value &i) { return i.is(Value::Slice); });
+    };
+    const Value &val = (*b)[1]->value;
+    bool tileValue = (val.is(Value::Buffer) &&
+                      val.getBuffer().scope != MemScope::Var) ||
+                     (val.is(Value::Subscript) && !isElement(val));
+    if (tileValue || !isElement(d)) {
+      // A tile into a tile (`T.atomic_add(C[by * 64, bx * 64], C_local)`):
+      // element atomics over the box.
+      if ((*b)[3] && (*b)[3]->value.truthy()) {
+        error((*b)[3]->range, "`return_prev` needs the element form of "
+                              "`T.atomic_add`");
+        return failure();
+      }
+      FailureOr<Region> dst = toRegion(*(*b)[0], "the destination of `T.atomic_add`");
+      if (failed(dst))
+        return failure();
+      FailureOr<Region> src = toRegion(*(*b)[1], "the value of `T.atomic_add`");
+      if (failed(src))
+        return failure();
+      std::string problem = reconcile(*src, *dst);
+      if (problem.empty())
+        problem = checkInBounds(*src);
+      if (!problem.empty()) {
+        error(args.range, "`T.atomic_add`: " + problem);
+        return failure();
+      }
+      if (dst->buffer->scope != MemScope::Global &&
+          dst->buffer->scope != MemScope::Shared) {
+        error((*b)[0]->range, "`T.atomic_add` needs a global or shared "
+                              "destination; `" + dst->buffer->name + "` is a " +
+                              spelling(dst->buffer->scope) + " buffer");
+        return failure();
+      }
+      if (failed(emitTileAtomicAdd(*src, *dst, args.range)))
+        return failure();
+      return Value::none();
     }
     BufferObject &buf = d.getSubscript().base.getBuffer();
     if (buf.scope != MemScope::Global && buf.scope != MemScope::Shared) {
@@ -903,6 +1110,8 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       return failure();
     FailureOr<mlir::Value> v = toIR(*s, irType(buf.dtype), (*b)[1]->range);
     if (failed(v))
+      return failure();
+    if (failed(remapIndices(buf, idx, (*b)[0]->range)))
       return failure();
     tile::AtomicAddOp::create(builder, loc(at), buf.memref, idx, *v);
     return Value::none();
@@ -931,7 +1140,8 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         error(a.range, "`T.Parallel` extents must be positive compile-time "
                        "integers, got " +
                            (a.value.isConstant() ? "`" + a.value.repr() + "`"
-                                                 : std::string("a runtime value")));
+                                                 : std::string("a runtime value")) +
+                           constHint(a.value));
         return failure();
       }
       spec->extents.push_back(a.value.getInt());
@@ -1121,6 +1331,11 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         return failure();
       }
       BufferObject &buf = k.getBuffer();
+      if (v.getLayout().constructor == "index_map") {
+        if (failed(annotateIndexMap(buf, v.getLayout(), (*b)[0]->range)))
+          return failure();
+        continue;
+      }
       if (buf.scope != MemScope::Shared && buf.scope != MemScope::Fragment) {
         error((*b)[0]->range, "`T.annotate_layout` applies to shared buffers "
                               "and fragments; `" + buf.name + "` is " +
@@ -1147,10 +1362,20 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     lay->constructor = "make_swizzled_layout";
     return Value::layout(lay);
   }
-  if (name == "T.Layout" || name == "T.Fragment") {
-    error(args.range, "`" + name + "` with a layout function is not supported "
-                      "yet; tilec infers layouts (T.annotate_layout accepts "
-                      "make_swizzled_layout)");
+  if (name == "T.Layout") {
+    // An index map; T.annotate_layout decides where it can be honored.
+    auto b = bind({"shape", "forward_fn"}, 2);
+    if (failed(b))
+      return failure();
+    auto lay = std::make_shared<sema::LayoutObject>();
+    lay->constructor = "index_map";
+    lay->args = {(*b)[0]->value, (*b)[1]->value};
+    return Value::layout(lay);
+  }
+  if (name == "T.Fragment") {
+    error(args.range, "`T.Fragment` with a layout function is not supported "
+                      "yet: tilec infers fragment layouts itself (a "
+                      "`T.Layout` index map is honored on global tensors)");
     return failure();
   }
 
@@ -1488,20 +1713,35 @@ Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
     return Flow::Error;
   args->callee = "T.Kernel";
   int64_t threads = 128;
+  SmallVector<int64_t, 3> dims;
   for (auto &[kw, arg] : args->keywords) {
     if (kw == "threads") {
       Value t = arg.value;
-      if (t.isSequence()) {
-        if (t.getElements().size() != 1) {
-          error(arg.range, "multi-dimensional thread blocks are not supported "
-                           "yet; give `threads` one number");
+      if (t.isSequence() && t.getElements().size() > 1) {
+        // A 2-d or 3-d block: the same threads in one dimension.
+        if (t.getElements().size() > 3) {
+          error(arg.range, "`threads` takes 1 to 3 extents, got " +
+                               Twine(t.getElements().size()));
           return Flow::Error;
         }
-        t = t.getElements()[0];
+        int64_t product = 1;
+        dims.clear();
+        for (const Value &d : t.getElements()) {
+          if (!d.isIntLike() || d.getInt() <= 0) {
+            error(arg.range, "`threads` extents must be positive integers, "
+                             "got `" + t.repr() + "`" + constHint(t));
+            return Flow::Error;
+          }
+          product *= d.getInt();
+          dims.push_back(d.getInt());
+        }
+        t = Value::integer(product);
+      } else if (t.isSequence()) {
+        t = t.getElements().empty() ? t : t.getElements()[0];
       }
       if (!t.isIntLike() || t.getInt() <= 0 || t.getInt() > 1024) {
         error(arg.range, "`threads` must be an integer in 1..1024, got `" +
-                             t.repr() + "`");
+                             t.repr() + "`" + constHint(t));
         return Flow::Error;
       }
       threads = t.getInt();
@@ -1594,12 +1834,17 @@ Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
   builder.setInsertionPoint(kernel.getBody()->getTerminator());
   unsigned depth = regionDepth++;
   ++kernelDepth;
+  SmallVector<int64_t, 3> savedDims = blockDims;
+  blockDims = dims;
+  if (!dims.empty())
+    kernel->setAttr("tile.block_dims", builder.getDenseI64ArrayAttr(dims));
   for (size_t k = 0; k < names.size(); ++k)
     frame.scope->bind(names[k]->getName(),
                       {wrapRuntime(kernel.getBlockIndices()[k], DType::Int32, true),
                        names[k]->getLoc(), regionDepth, ""});
   Flow f = execBlock(s.getBody(), frame);
   --kernelDepth;
+  blockDims = savedDims;
   regionDepth = depth;
   poisonRegionBindings(*frame.scope, depth,
                        "belongs to the T.Kernel block above and cannot be "

@@ -241,7 +241,8 @@ std::string Value::repr() const {
            (*items)[k].second.repr();
     return s + "}";
   }
-  case Symbol: return "T.dynamic(\"" + sym->name + "\")";
+  case Symbol:
+    return (sym->fromConst ? "T.const(\"" : "T.dynamic(\"") + sym->name + "\")";
   case TensorType: {
     std::string s = "T.Tensor((";
     for (size_t k = 0; k < tensor->shape.size(); ++k)

@@ -265,6 +265,12 @@ std::string defaultNamespace(std::string_view sourceFile) {
 
 namespace detail {
 
+bool isIntegerDType(std::string_view dtype) {
+  static const std::string_view integers[] = {
+      "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"};
+  return contains(integers, canonicalDType(dtype));
+}
+
 ParamNames nameParams(const Function &function) {
   ParamNames names;
   std::set<std::string> used = {"stream"};
@@ -283,6 +289,12 @@ ParamNames nameParams(const Function &function) {
     if (param.kind == Param::Kind::Symbol) {
       names.symbols.emplace(param.name, unique);
       names.symbolSet.insert(param.name);
+    } else if (param.kind == Param::Kind::Scalar &&
+               isIntegerDType(param.dtype)) {
+      // Grid expressions may name integer scalars too (checkFunction);
+      // they are computed in 64 bits, as over the symbols.
+      names.symbols.emplace(param.name,
+                            "static_cast<std::int64_t>(" + unique + ")");
     }
   }
   return names;

@@ -33,6 +33,9 @@ struct DTypeInfo {
 /// The table entry for a canonical or alias name, or nullptr.
 const DTypeInfo *lookupDType(std::string_view name);
 
+/// Whether `dtype` (canonical or alias) is a signed or unsigned integer.
+bool isIntegerDType(std::string_view dtype);
+
 bool isIdentifier(std::string_view text);
 
 /// One token of a C++ expression as the renderers understand it.

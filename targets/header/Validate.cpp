@@ -164,9 +164,15 @@ std::string checkFunction(const Function &function, Flavor flavor) {
   for (const SymbolCheck &check : function.checks)
     if (std::string error = checkExpr(check.condition, symbols); !error.empty())
       return "check: " + error;
+  // Grids may also be computed from integer scalar arguments (a
+  // `max_seqlen: T.int32` parameter of a varlen kernel).
+  std::set<std::string> gridNames = symbols;
+  for (const Param &param : function.params)
+    if (param.kind == Param::Kind::Scalar && isIntegerDType(param.dtype))
+      gridNames.insert(param.name);
   for (size_t k = 0; k < function.kernels.size(); ++k)
     if (std::string error =
-            checkKernel(function, function.kernels[k], symbols, flavor);
+            checkKernel(function, function.kernels[k], gridNames, flavor);
         !error.empty())
       return "kernel " + std::to_string(k) + " (`" + function.kernels[k].entry +
              "`): " + error;

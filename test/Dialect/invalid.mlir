@@ -562,9 +562,9 @@ func.func @reduce_dim(%n: index) {
 func.func @reduce_element_type(%n: index) {
   tile.kernel blocks(%a) in (%n) threads(128) {
     %S = tile.alloc "S" : memref<128x64xf32, #tile.space<fragment>>
-    %m = tile.alloc "m" : memref<128xf16, #tile.space<fragment>>
-    // expected-error @+1 {{'tile.reduce' op destination element type 'f16' does not match source element type 'f32'}}
-    tile.reduce sum %S -> %m dim(1) : memref<128x64xf32, #tile.space<fragment>> -> memref<128xf16, #tile.space<fragment>>
+    %m = tile.alloc "m" : memref<128xi32, #tile.space<fragment>>
+    // expected-error @+1 {{'tile.reduce' op destination element type 'i32' is not of the kind (float or integer) of source element type 'f32'}}
+    tile.reduce sum %S -> %m dim(1) : memref<128x64xf32, #tile.space<fragment>> -> memref<128xi32, #tile.space<fragment>>
   }
   return
 }

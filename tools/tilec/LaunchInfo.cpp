@@ -95,6 +95,20 @@ LogicalResult collectLaunchInfo(ModuleOp module,
                                 << t;
       fn.params.push_back(std::move(p));
     }
+    // Conditions on the symbols from `assert`s outside the kernel; the
+    // check is documented under the first symbol it names.
+    if (auto checks = func->getAttrOfType<ArrayAttr>("tile.checks"))
+      for (Attribute a : checks) {
+        std::string cond = cast<StringAttr>(a).str();
+        std::string symbol;
+        for (const header::Param &p : fn.params)
+          if (p.kind == header::Param::Kind::Symbol &&
+              cond.find(p.name) != std::string::npos) {
+            symbol = p.name;
+            break;
+          }
+        fn.checks.push_back({symbol, cond});
+      }
     auto launched = func->getAttrOfType<ArrayAttr>("tile.kernels");
     if (!launched)
       return func.emitError() << "internal: prim_func `" << fn.name

@@ -72,6 +72,10 @@ struct BufferObject {
   std::vector<Value> shape;
   mlir::Value memref;
   llvm::SMLoc loc; // where it was declared
+  /// A global tensor's `T.Layout(shape, lambda)` from T.annotate_layout:
+  /// the lambda, and the physical shape its outputs index (row-major).
+  Value indexMap;
+  std::vector<int64_t> physicalShape;
   /// Static extent of dimension `d`, if known.
   std::optional<int64_t> staticDim(unsigned d) const {
     if (d < shape.size() && shape[d].is(Value::Int))

@@ -39,6 +39,10 @@ struct SymbolObject {
   std::string name;
   DType dtype = DType::Int32;
   llvm::SMLoc loc;
+  /// A `T.const` size of an eager-style factory that got no -D value: the
+  /// kernel is compiled generic over it, and an error that needs its value
+  /// at compile time says how to give one.
+  bool fromConst = false;
 };
 
 /// The value of `T.Tensor(shape, dtype)` (or `T.Buffer`): a parameter type.
