@@ -1,7 +1,7 @@
 //===- LowerSIMT.cpp - tile-lower-simt: tile ops in kernels to SIMT code --===//
 //
 // Algorithm, per gpu.func kernel:
-//  1. Reject what this lowering does not cover (tile.scan, mbarriers) with
+//  1. Reject what this lowering does not cover (mbarriers) with
 //     located errors.
 //  2. tile.for / tile.pipelined -> scf.for, unrolling `unroll` and
 //     `vectorized` loops with static bounds (so their induction variables
@@ -310,7 +310,7 @@ namespace {
 
 LogicalResult rejectUnsupported(gpu::GPUFuncOp func) {
   WalkResult walk = func.walk([&](Operation *op) {
-    if (isa<tile::ScanOp, tile::AllocBarrierOp>(op)) {
+    if (isa<tile::AllocBarrierOp>(op)) {
       op->emitError() << "'" << op->getName()
                       << "' is not supported by the SIMT lowering yet";
       return WalkResult::interrupt();
@@ -382,7 +382,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
     if (failed(lowerParallel(kernel, loop)))
       return failure();
   if (failed(lowerCopiesAndFills(kernel)) || failed(lowerReductions(kernel)) ||
-      failed(lowerMisc(kernel)))
+      failed(lowerScans(kernel, target)) || failed(lowerMisc(kernel)))
     return failure();
   for (auto &[allocOp, frag] : kernel.fragments()) {
     Operation *alloc = allocOp.getOperation();

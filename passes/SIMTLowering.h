@@ -161,6 +161,9 @@ mlir::LogicalResult lowerParallel(KernelLowering &kernel,
 mlir::LogicalResult lowerCopiesAndFills(KernelLowering &kernel);
 /// tile.reduce.
 mlir::LogicalResult lowerReductions(KernelLowering &kernel);
+/// tile.scan over shared buffers (LowerScan.cpp).
+mlir::LogicalResult lowerScans(KernelLowering &kernel,
+                               const TargetInfo &target);
 /// tile.barrier, tile.atomic_add, tile.print, tile.device_assert,
 /// tile.annotate_layout; unsupported ops get an error.
 mlir::LogicalResult lowerMisc(KernelLowering &kernel);

@@ -290,9 +290,9 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @scan() kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
-    %s = tile.alloc "s" : memref<32xf32, #tile.space<shared>>
-    // expected-error @below {{'tile.scan' is not supported by the SIMT lowering yet}}
-    tile.scan sum %s -> %s dim(0) : memref<32xf32, #tile.space<shared>> -> memref<32xf32, #tile.space<shared>>
+    %s = tile.alloc "s" : memref<32xf32, #tile.space<local>>
+    // expected-error @below {{the SIMT lowering scans shared buffers only; run tile-decompose-scan first}}
+    tile.scan sum %s -> %s dim(0) : memref<32xf32, #tile.space<local>> -> memref<32xf32, #tile.space<local>>
     gpu.return
   }
 }
