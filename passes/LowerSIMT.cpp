@@ -26,6 +26,7 @@
 #include "tilec/Passes/Passes.h"
 #include "tilec/Target/TargetInfo.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/Debug.h"
 
@@ -256,8 +257,16 @@ int64_t simt::knownDivisor(Value value) {
     return std::min(kMax, c & -c);
   }
   Operation *op = value.getDefiningOp();
-  if (!op)
+  if (!op) {
+    // An scf.for induction variable: lower bound + k * step.
+    auto arg = dyn_cast<BlockArgument>(value);
+    auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
+                    : scf::ForOp();
+    if (loop && loop.getInductionVar() == value)
+      return std::min(knownDivisor(loop.getLowerBound()),
+                      knownDivisor(loop.getStep()));
     return 1;
+  }
   if (isa<arith::MulIOp>(op))
     return std::min(kMax, knownDivisor(op->getOperand(0)) *
                               knownDivisor(op->getOperand(1)));
@@ -275,6 +284,10 @@ int64_t simt::knownDivisor(Value value) {
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
           arith::ExtUIOp>(op))
     return knownDivisor(op->getOperand(0));
+  // a mod b = a - b * (a / b): divisible by what divides both.
+  if (isa<arith::RemUIOp>(op))
+    return std::min(knownDivisor(op->getOperand(0)),
+                    knownDivisor(op->getOperand(1)));
   return 1;
 }
 

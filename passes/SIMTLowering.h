@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <map>
 
@@ -128,6 +129,15 @@ buildStridedLoop(KernelLowering &kernel, mlir::OpBuilder &b, mlir::Location loc,
                  llvm::function_ref<void(mlir::OpBuilder &, mlir::Location,
                                          mlir::ValueRange)>
                      body);
+
+/// Merges the `vec` clones (one IRMapping per consecutive iteration along
+/// the last dimension, in a straight line) of each load and store in `body`
+/// (the ops of one T.Parallel iteration in order, `lastIv` its last
+/// induction variable) into one vector access where that is provably
+/// aligned and legal (RowVectors.cpp).
+void formRowVectors(llvm::ArrayRef<mlir::Operation *> body,
+                    mlir::Block *parallelBody, mlir::Value lastIv,
+                    llvm::ArrayRef<mlir::IRMapping> clones, int64_t vec);
 
 /// The threads of the block that run an op: [begin, begin + count).
 struct ThreadSpan {

@@ -43,15 +43,17 @@ gpu.module @m {
 
 // A strided loop over 10 elements, 2 per thread and step, 4 threads: two
 // steps (flat start 0 and 8) of elements tid*2 + {0, 1}; the second step
-// is partial, and 2 divides 10, so one guard per vector.
+// is partial, and 2 divides 10, so one guard per vector. The two stores
+// of a vector start at an even element: one aligned vector store
+// (RowVectors.cpp).
 // CHECK-LABEL: gpu.func @strided
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[B0:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[B0]], %[[TEN:.*]] : index
 // CHECK: scf.if %[[IN0]] {
-// CHECK:   memref.store %{{.*}}, %{{.*}}[%[[B0]]] : memref<10xf32>
-// CHECK:   %[[E1:.*]] = arith.addi %[[B0]], %{{.*}} : index
-// CHECK:   memref.store %{{.*}}, %{{.*}}[%[[E1]]] : memref<10xf32>
+// CHECK:   %[[V:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK:   vector.store %[[V]], %{{.*}}[%[[B0]]] {alignment = 8 : i64} : memref<10xf32>, vector<2xf32>
+// CHECK-NOT: memref.store
 // CHECK: }
 // CHECK: scf.if
 // CHECK-NOT: scf.if
