@@ -118,8 +118,10 @@ LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
         arith::AndIOp::create(b, loc, kernel.threadId(),
                               constIndex(b, loc, replicas)),
         constIndex(b, loc, 0));
+  SmallVector<IRMapping> clones;
   for (int64_t r = 0; r < layout.numRegisters(); ++r) {
-    IRMapping mapping;
+    clones.emplace_back();
+    IRMapping &mapping = clones.back();
     for (auto [iv, coord] : llvm::zip(ivs, kernel.coords(b, loc, layout, r)))
       mapping.map(iv, coord);
     for (Operation &op : loop.getBody()->without_terminator())
@@ -134,6 +136,33 @@ LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
                                     /*withElseRegion=*/false);
       clone->moveBefore(ifOp.thenBlock()->getTerminator());
     }
+  }
+  // Runs of registers holding consecutive elements along the last
+  // dimension: their global and shared accesses become vectors.
+  int64_t run = 1, numRegs = layout.numRegisters();
+  auto coordOf = [&](int64_t r) { return layout.unflatten(layout.regFlat(r)); };
+  while (run * 2 <= numRegs && run * 2 <= 16) {
+    bool consecutive = true;
+    for (int64_t r0 = 0; r0 < numRegs && consecutive; r0 += run * 2)
+      for (int64_t v = 0; v < run * 2 && consecutive; ++v) {
+        SmallVector<int64_t> expect = coordOf(r0);
+        expect.back() += v;
+        consecutive = coordOf(r0 + v) == expect;
+      }
+    if (!consecutive)
+      break;
+    run *= 2;
+  }
+  // Thread bits among the run's would permute its elements.
+  size_t lastDim = layout.rank() - 1;
+  if (run > 1 && !ivs.empty() &&
+      (layout.threadMask(lastDim) & (run - 1)) == 0) {
+    SmallVector<Operation *> body;
+    for (Operation &op : loop.getBody()->without_terminator())
+      body.push_back(&op);
+    for (int64_t r0 = 0; r0 < numRegs; r0 += run)
+      formRowVectors(body, loop.getBody(), ivs.back(),
+                     ArrayRef<IRMapping>(clones).slice(r0, run));
   }
   loop.erase();
   return success();
@@ -326,8 +355,7 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
           clones.push_back(emitIteration(fast, c, /*inlineGuards=*/true));
           emitIteration(slow, c);
         }
-        formRowVectors(iterationOps(true), loop.getBody(), ivs.back(), clones,
-                       vec);
+        formRowVectors(iterationOps(true), loop.getBody(), ivs.back(), clones);
         return;
       }
       SmallVector<IRMapping> clones;
@@ -352,8 +380,7 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
           iteration(vb);
       }
       if (rowVectors && !elementGuards)
-        formRowVectors(iterationOps(false), loop.getBody(), ivs.back(), clones,
-                       vec);
+        formRowVectors(iterationOps(false), loop.getBody(), ivs.back(), clones);
     };
     // When vec divides the total, a vector is wholly inside or outside.
     if (partial && total % vec == 0)

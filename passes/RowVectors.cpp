@@ -74,13 +74,54 @@ bool alignedStart(Value buffer, ValueRange indices, int64_t vec) {
   return true;
 }
 
+/// Replaces the `vec` consecutive clones `copies` of one load (or store)
+/// by one vector access when its start is aligned.
+void merge(bool load, ArrayRef<Operation *> copies, int64_t vec) {
+    if (llvm::any_of(copies, [&](Operation *c) {
+        return c->getBlock() != copies[0]->getBlock();
+      }))
+    return;
+  Value base = load ? cast<memref::LoadOp>(copies[0]).getMemRef()
+                    : cast<memref::StoreOp>(copies[0]).getMemRef();
+  SmallVector<Value> start(
+      load ? cast<memref::LoadOp>(copies[0]).getIndices()
+           : cast<memref::StoreOp>(copies[0]).getIndices());
+  if (!alignedStart(base, start, vec))
+    return;
+  Type elem = cast<MemRefType>(base.getType()).getElementType();
+  auto vecType = VectorType::get({vec}, elem);
+  llvm::MaybeAlign align(vec * std::max<int64_t>(
+                                   1, elem.getIntOrFloatBitWidth() / 8));
+  Location loc = copies[0]->getLoc();
+  if (load) {
+    OpBuilder b(copies[0]);
+    Value loaded =
+        vector::LoadOp::create(b, loc, vecType, base, start, false, align);
+    SmallVector<Value> elements;
+    for (int64_t v = 0; v < vec; ++v)
+      elements.push_back(vector::ExtractOp::create(b, loc, loaded, v));
+    for (auto [copy, element] : llvm::zip(copies, elements)) {
+      copy->getResult(0).replaceAllUsesWith(element);
+      copy->erase();
+    }
+    return;
+  }
+  OpBuilder b(copies.back());
+  SmallVector<Value> values;
+  for (Operation *copy : copies)
+    values.push_back(cast<memref::StoreOp>(copy).getValueToStore());
+  Value packed = vector::FromElementsOp::create(b, loc, vecType, values);
+  vector::StoreOp::create(b, loc, packed, base, start, false, align);
+  for (Operation *copy : copies)
+    copy->erase();
+}
+
 } // namespace
 
 void simt::formRowVectors(ArrayRef<Operation *> body, Block *parallelBody,
-                          Value lastIv, ArrayRef<IRMapping> clones,
-                          int64_t vec) {
+                          Value lastIv, ArrayRef<IRMapping> clones) {
   int64_t n = clones.size();
-  if (n < 2 || n != vec)
+  if (n < 2 || !llvm::isPowerOf2_64(n))
     return;
   // Positions of the first write and of the last access other than a
   // store, in the body's order.
@@ -106,49 +147,21 @@ void simt::formRowVectors(ArrayRef<Operation *> body, Block *parallelBody,
           return dependsOn(index, lastIv, parallelBody);
         }))
       continue;
-    SmallVector<Operation *> copies;
-    for (const IRMapping &m : clones)
-      copies.push_back(m.lookupOrNull(op));
-    if (llvm::is_contained(copies, nullptr))
-      continue;
-    if (llvm::any_of(copies, [&](Operation *c) {
-          return c->getBlock() != copies[0]->getBlock();
-        }))
-      continue;
-    Value base = load ? cast<memref::LoadOp>(copies[0]).getMemRef()
-                      : cast<memref::StoreOp>(copies[0]).getMemRef();
-    SmallVector<Value> start(
-        load ? cast<memref::LoadOp>(copies[0]).getIndices()
-             : cast<memref::StoreOp>(copies[0]).getIndices());
-    if (!alignedStart(base, start, vec))
-      continue;
-    Type elem = cast<MemRefType>(base.getType()).getElementType();
+    Type elem = cast<MemRefType>(buffer.getType()).getElementType();
     if (!elem.isIntOrFloat())
       continue;
-    auto vecType = VectorType::get({vec}, elem);
-    llvm::MaybeAlign align(vec * std::max<int64_t>(
-                                     1, elem.getIntOrFloatBitWidth() / 8));
-    Location loc = op->getLoc();
-    if (load) {
-      OpBuilder b(copies[0]);
-      Value loaded =
-          vector::LoadOp::create(b, loc, vecType, base, start, false, align);
-      SmallVector<Value> elements;
-      for (int64_t v = 0; v < vec; ++v)
-        elements.push_back(vector::ExtractOp::create(b, loc, loaded, v));
-      for (auto [copy, element] : llvm::zip(copies, elements)) {
-        copy->getResult(0).replaceAllUsesWith(element);
-        copy->erase();
-      }
+    int64_t bytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+    int64_t vec = std::min<int64_t>(n, std::max<int64_t>(1, 16 / bytes));
+    if (vec < 2)
       continue;
+    for (int64_t k = 0; k < n; k += vec) {
+      SmallVector<Operation *> copies;
+      for (const IRMapping &m : clones.slice(k, vec))
+        copies.push_back(m.lookupOrNull(op));
+      if (llvm::is_contained(copies, nullptr))
+        continue;
+      merge(load != nullptr, copies, vec);
     }
-    OpBuilder b(copies.back());
-    SmallVector<Value> values;
-    for (Operation *copy : copies)
-      values.push_back(cast<memref::StoreOp>(copy).getValueToStore());
-    Value packed = vector::FromElementsOp::create(b, loc, vecType, values);
-    vector::StoreOp::create(b, loc, packed, base, start, false, align);
-    for (Operation *copy : copies)
-      copy->erase();
   }
 }
+

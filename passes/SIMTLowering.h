@@ -130,14 +130,14 @@ buildStridedLoop(KernelLowering &kernel, mlir::OpBuilder &b, mlir::Location loc,
                                          mlir::ValueRange)>
                      body);
 
-/// Merges the `vec` clones (one IRMapping per consecutive iteration along
-/// the last dimension, in a straight line) of each load and store in `body`
-/// (the ops of one T.Parallel iteration in order, `lastIv` its last
-/// induction variable) into one vector access where that is provably
-/// aligned and legal (RowVectors.cpp).
+/// Merges the clones (one IRMapping per consecutive iteration along the
+/// last dimension, a power of two of them, in a straight line) of each load
+/// and store in `body` (the ops of one T.Parallel iteration in order,
+/// `lastIv` its last induction variable) into vector accesses of up to 16
+/// bytes where that is provably aligned and legal (RowVectors.cpp).
 void formRowVectors(llvm::ArrayRef<mlir::Operation *> body,
                     mlir::Block *parallelBody, mlir::Value lastIv,
-                    llvm::ArrayRef<mlir::IRMapping> clones, int64_t vec);
+                    llvm::ArrayRef<mlir::IRMapping> clones);
 
 /// The threads of the block that run an op: [begin, begin + count).
 struct ThreadSpan {

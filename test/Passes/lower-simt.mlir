@@ -10,18 +10,20 @@
 // A fragment of 8 elements over 4 threads: thread t holds elements 2t and
 // 2t+1 (lane bases [2], [4]; register base [1]). The loop is cloned per
 // register with i = ((tid & 3) << 1) + r, and the fragment becomes a
-// 2-element register array indexed by constants.
+// 2-element register array indexed by constants. The two registers hold
+// consecutive elements, so the clones' loads of G (from 2t, even) are one
+// aligned 2-element vector load (RowVectors.cpp).
 // CHECK-LABEL: gpu.func @fragment_loop
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[REGS:.*]] = memref.alloca() : memref<2xf32>
 // CHECK: %[[LOW:.*]] = arith.andi %{{.*}}, %{{.*}} : index
 // CHECK: %[[T:.*]] = arith.shli %[[LOW]], %{{.*}} : index
-// CHECK: %[[X0:.*]] = memref.load %{{.*}}[%[[T]]] : memref<8xf32>
+// CHECK: %[[V:.*]] = vector.load %{{.*}}[%[[T]]] {alignment = 8 : i64} : memref<8xf32>, vector<2xf32>
+// CHECK: %[[X0:.*]] = vector.extract %[[V]][0]
+// CHECK: %[[X1:.*]] = vector.extract %[[V]][1]
 // CHECK: %[[Y0:.*]] = arith.mulf %[[X0]], %[[X0]] fastmath<contract> : f32
 // CHECK: %[[R0:.*]] = arith.constant 0 : index
 // CHECK: memref.store %[[Y0]], %[[REGS]][%[[R0]]] : memref<2xf32>
-// CHECK: %[[I1:.*]] = arith.addi %[[T]], %{{.*}} : index
-// CHECK: %[[X1:.*]] = memref.load %{{.*}}[%[[I1]]] : memref<8xf32>
 // CHECK: %[[Y1:.*]] = arith.mulf %[[X1]], %[[X1]] fastmath<contract> : f32
 // CHECK: %[[R1:.*]] = arith.constant 1 : index
 // CHECK: memref.store %[[Y1]], %[[REGS]][%[[R1]]] : memref<2xf32>
