@@ -26,6 +26,7 @@
 #include "tilec/Passes/Passes.h"
 #include "tilec/Target/TargetInfo.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/Debug.h"
@@ -348,6 +349,33 @@ void allowContraction(gpu::GPUFuncOp func) {
   });
 }
 
+/// arith.maxnumf / minnumf as LLVM's maxnum / minnum intrinsics: the code
+/// emitter's arith-expand would otherwise turn each into a compare, a NaN
+/// test and two selects, where NVIDIA has max.f32 / max.f16 (the same
+/// semantics: a NaN operand yields the other one) and AMD v_max.
+void nativeMinMax(gpu::GPUFuncOp func) {
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (isa<arith::MaxNumFOp, arith::MinNumFOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    // arith's fast-math bits are LLVM's.
+    auto arithFlags = cast<arith::ArithFastMathInterface>(op).getFastMathFlagsAttr();
+    auto flags = LLVM::FastmathFlagsAttr::get(
+        op->getContext(),
+        LLVM::FastmathFlags(arithFlags ? uint32_t(arithFlags.getValue()) : 0));
+    Value result =
+        isa<arith::MaxNumFOp>(op)
+            ? Value(LLVM::MaxNumOp::create(b, op->getLoc(), lhs, rhs, flags))
+            : Value(LLVM::MinNumOp::create(b, op->getLoc(), lhs, rhs, flags));
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+}
+
 /// Without asynchronous copies the planned rings are not built: their
 /// buffers stay single tiles, and say so to tile-plan-shared (whose
 /// diagnostics count `tile.num_stages` copies).
@@ -412,6 +440,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
     return failure();
   if (options.fpContract)
     allowContraction(func);
+  nativeMinMax(func);
   return success();
 }
 
