@@ -559,6 +559,10 @@ LogicalResult lowerScan(KernelLowering &kernel, const TargetInfo &target,
     return failure();
   int64_t warp = target.warpSize();
   bool guarded = span->count != kernel.getThreads();
+  if (!guarded && span->count % warp)
+    return scan.emitError() << "a scan needs whole warps: the block's "
+                            << span->count << " threads are not a multiple of "
+                            << warp;
   if (span->begin % warp || span->count % warp)
     return scan.emitError()
            << "this scan runs on threads [" << span->begin << ", "
