@@ -389,7 +389,10 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   if (!threads)
     return func.emitError()
            << "kernel '" << func.getName() << "' has no known block size";
-  if (failed(rejectUnsupported(func)) || failed(lowerLoops(func)))
+  if (failed(rejectUnsupported(func)))
+    return failure();
+  relaxRoundedMath(func);
+  if (failed(lowerLoops(func)))
     return failure();
   KernelLowering kernel(func, *threads, options);
   SmallVector<tile::AllocOp> allocs;

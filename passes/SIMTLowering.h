@@ -162,6 +162,9 @@ void createBarrier(mlir::OpBuilder &b, tile::BarrierOp op);
 // The families, in the order the pass runs them
 //===----------------------------------------------------------------------===//
 
+/// Approximate exp / division (`afn`) in T.Parallel bodies whose results
+/// reach memory only rounded to fp16 / bf16 (NarrowMath.cpp).
+void relaxRoundedMath(mlir::gpu::GPUFuncOp func);
 /// tile.for and tile.pipelined to scf.for (unrolled where asked and static).
 mlir::LogicalResult lowerLoops(mlir::gpu::GPUFuncOp func);
 /// One tile.parallel, by its loop_layout.
