@@ -68,6 +68,13 @@ GROUPS = [
      [dict(name="vector_add_odd", N=1000003), dict(name="vector_add_268M", N=1 << 28)], "add"),
     ("softmax", "examples/softmax.tile",
      [dict(name="softmax_odd", M=1001, N=4096), dict(name="softmax_32k", M=32768, N=4096)], "softmax"),
+    # The epilogue's exp and division are approximate by default when the
+    # result is stored as fp16/bf16 (passes/NarrowMath.cpp): checked here
+    # against float64, with the count of values off the correctly rounded one.
+    ("gemm_bias_gelu", "examples/gemm_bias_gelu.tile",
+     [dict(name="gemm_bias_gelu_4k", M=4096, N=4096, K=1024),
+      dict(name="gemm_bias_gelu_4k_bf16", M=4096, N=4096, K=1024, dtype="bfloat16"),
+      dict(name="gemm_bias_gelu_odd", M=1000, N=1000, K=1000)], "gelu"),
     ("rmsnorm_silu", "examples/rmsnorm_silu.tile",
      [dict(name="rmsnorm_silu_odd", M=1001, hidden=4000),
       dict(name="rmsnorm_silu_32k", M=32768, hidden=4096)], "rmsnorm_silu"),
@@ -231,6 +238,13 @@ def run():
                 ref = [torch.softmax(ins[0], dim=1)]
                 rtol, atol = 2e-3, 1e-5
                 torch_op = lambda a=tensors[0]: torch.softmax(a, dim=-1)
+            elif kind == "gelu":
+                a, bm, bias = ins
+                xg = a @ bm + bias
+                ref = [xg / (1.0 + torch.exp(-1.5957691216 * (xg + 0.044715 * xg * xg * xg)))]
+                rtol, atol = (1.6e-2, 1e-1) if dtype == torch.bfloat16 else (2e-3, 2e-2)
+                torch_op = lambda a=tensors[0], b=tensors[1], c=tensors[2]: F.gelu(
+                    torch.addmm(c, a, b), approximate="tanh")
             else:  # rmsnorm_silu
                 xs, w = ins
                 yv = xs * torch.rsqrt((xs * xs).mean(dim=1, keepdim=True) + 1e-6) * w
@@ -244,6 +258,9 @@ def run():
                 wrong += int((~close).sum().item())
                 total += got.numel()
                 err = max(err, ((got - r).norm() / r.norm().clamp_min(1e-30)).item())
+            rounded_off = None
+            if kind == "gelu":
+                rounded_off = int((tensors[3] != ref[0].to(dtype)).sum().item())
             ok = wrong == 0
             bad += not ok
             nbytes = sum(t.numel() * t.element_size() for t in tensors)
@@ -264,8 +281,14 @@ def run():
                          "-" if ms is None else f"{copy_ms / ms:.2f}",
                          "-" if gbps is None else f"{gbps / copy_peak:.0%}",
                          fmt(torch_ms), "-" if ms is None else f"{torch_ms / ms:.2f}x"))
+            extra = {}
+            if kind == "gelu":
+                extra["off_correctly_rounded"] = rounded_off
+                extra["bare_gemm_torch_ms"] = bench(lambda a=tensors[0], b=tensors[1]: a @ b)
+                m_, k_ = shapes[0]
+                extra["TFLOPs"] = 2 * m_ * k_ * shapes[1][1] / ms / 1e9
             print(json.dumps(dict(case=name, ok=ok, wrong=wrong, rel_err=err, ms=ms, torch_ms=torch_ms,
-                                  copy_same_bytes_ms=copy_ms, bytes=nbytes)), flush=True)
+                                  copy_same_bytes_ms=copy_ms, bytes=nbytes, **extra)), flush=True)
     print()
     print("| case | shape | dtype | right (wrong/elements, rel. err) | tilec ms | GB/s | "
           "copy of the same bytes / tilec | of 1 GiB copy | torch ms | torch / tilec |")
