@@ -19,7 +19,15 @@ res="$(dirname "${BASH_SOURCE[0]}")/RESULTS.md"
   printf '\ncompute-sanitizer memcheck on the small instances: `%s`\n' \
     "$(grep -m1 'ERROR SUMMARY' "$dir/sanitizer.txt" | sed 's/=* *//')"
   printf '\n<details><summary>raw JSON lines</summary>\n\n```\n'
-  cat "$dir/harness.jsonl" "$dir/torch.jsonl"
+  for f in harness.jsonl torch.jsonl; do
+    [[ -f $dir/$f ]] && cat "$dir/$f"
+  done
   printf '```\n</details>\n'
+  # Side-by-side runs against TileLang (bench/sxs_tma.py), if any.
+  for f in "$dir"/sxs*.jsonl; do
+    [[ -f $f ]] || continue
+    printf '\nSide by side with TileLang (`%s`):\n\n' "$(basename "$f")"
+    python3 "$(dirname "${BASH_SOURCE[0]}")/sxs_report.py" "$f"
+  done
 } >>"$res"
 echo "record: appended to $res"

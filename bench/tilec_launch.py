@@ -24,6 +24,63 @@ def _check(status, what):
         raise RuntimeError(f"{what}: {name.value.decode() if name.value else status}")
 
 
+# CUtensorMapDataType, CUtensorMapSwizzle, CUtensorMapL2promotion (cuda.h).
+_TMA_DTYPE = {torch.float16: 6, torch.float32: 7, torch.float64: 8,
+              torch.bfloat16: 9, torch.int32: 3, torch.int64: 5, torch.uint8: 0}
+_TMA_SWIZZLE = {"none": 0, "32b": 1, "64b": 2, "128b": 3}
+_TMA_L2 = {"none": 0, "64b": 1, "128b": 2, "256b": 3}
+
+
+class TensorMap:
+    """A CUtensorMap (128 bytes, 64-byte aligned) for `tensor` as the
+    metadata's `tensor_map` entry describes it (dims and strides default to
+    the tensor's own, innermost first)."""
+
+    def __init__(self, tensor, desc):
+        self._raw = ctypes.create_string_buffer(128 + 64)
+        base = ctypes.addressof(self._raw)
+        self.address = (base + 63) // 64 * 64
+        rank = tensor.dim()
+        dims = [tensor.shape[d] for d in reversed(range(rank))]
+        strides = [tensor.stride(d) * tensor.element_size() for d in reversed(range(rank))][1:]
+        box = desc["box_dims"]
+        elem = desc.get("element_strides") or [1] * rank
+        u64, u32 = ctypes.c_uint64, ctypes.c_uint32
+        status = _cuda.cuTensorMapEncodeTiled(
+            ctypes.c_void_p(self.address), ctypes.c_int(_TMA_DTYPE[tensor.dtype]), u32(rank),
+            ctypes.c_void_p(tensor.data_ptr()), (u64 * rank)(*dims),
+            (u64 * max(1, rank - 1))(*strides) if rank > 1 else None,
+            (u32 * rank)(*box), (u32 * rank)(*elem), ctypes.c_int(0),
+            ctypes.c_int(_TMA_SWIZZLE[desc.get("swizzle", "none")]),
+            ctypes.c_int(_TMA_L2[desc.get("l2_promotion", "128b")]),
+            ctypes.c_int(1 if desc.get("oob_fill") == "nan" else 0))
+        _check(status, "cuTensorMapEncodeTiled")
+
+    def pointer(self):
+        return ctypes.c_void_p(self.address)
+
+
+def kernel_arg_values(kernel, args):
+    """The argument pointers cuLaunchKernel takes for `kernel` called with
+    `args` (in the function's parameter order), and the objects they point
+    into, which must outlive the launch."""
+    keep, ptrs = [], []
+    for arg in kernel["args"]:
+        if arg.get("kind") == "tensor_map":
+            tmap = TensorMap(args[arg["tensor_map"]["tensor"]], arg["tensor_map"])
+            keep.append(tmap)
+            ptrs.append(tmap.address)
+            continue
+        value = args[arg["param"]]
+        if isinstance(value, torch.Tensor):
+            v = ctypes.c_void_p(value.data_ptr())
+        else:
+            v = ctypes.c_int32(int(value))
+        keep.append(v)
+        ptrs.append(ctypes.cast(ctypes.byref(v), ctypes.c_void_p).value)
+    return (ctypes.c_void_p * len(ptrs))(*ptrs), keep
+
+
 class Module:
     def __init__(self, ptx_path, json_path):
         torch.cuda.init()
@@ -48,15 +105,7 @@ class Module:
             if shared > 0:
                 _check(_cuda.cuFuncSetAttribute(handle, _MAX_DYNAMIC_SHARED, shared),
                        "cuFuncSetAttribute")
-            values = []
-            for arg in kernel["args"]:
-                value = args[arg["param"]]
-                if isinstance(value, torch.Tensor):
-                    values.append(ctypes.c_void_p(value.data_ptr()))
-                else:
-                    values.append(ctypes.c_int32(int(value)))
-            pointers = (ctypes.c_void_p * len(values))(
-                *[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
+            pointers, keep = kernel_arg_values(kernel, args)
             grid = [int(g) for g in kernel["grid"]]
             block = kernel["block"]
             _check(_cuda.cuLaunchKernel(handle, *grid, *block, shared, None, pointers, None),

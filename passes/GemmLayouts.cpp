@@ -36,6 +36,10 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
+
+#include "llvm/Support/Debug.h"
+
+#define DEBUG_TYPE "tile-infer-layouts"
 #include "llvm/ADT/DenseMap.h"
 
 using namespace mlir;
@@ -87,9 +91,11 @@ std::optional<XorSwizzle> xorOf(const SharedLayout &layout) {
   return std::nullopt;
 }
 
+} // namespace
+
 /// Whether every use of a shared buffer is one this path lowers with the
 /// swizzle: a tile.copy from global memory into it or a tile.gemm read.
-bool onlyGemmUses(tile::AllocOp alloc) {
+bool gemm::onlyGemmUses(tile::AllocOp alloc) {
   for (Operation *user : alloc->getUsers()) {
     if (isa<tile::GemmOp>(user))
       continue;
@@ -101,12 +107,16 @@ bool onlyGemmUses(tile::AllocOp alloc) {
   return true;
 }
 
+namespace {
+
 class GemmInference {
 public:
   GemmInference(Operation *kernel, int64_t threads, int64_t warpSize,
                 const TargetInfo &target, MMAKind kind)
       : kernel(kernel), threads(threads), warpSize(warpSize), target(target),
-        kind(kind), path(kind == MMAKind::Wave ? "MFMA" : "mma.sync") {}
+        kind(kind), path(kind == MMAKind::Wave        ? "MFMA"
+                         : kind == MMAKind::Warpgroup ? "wgmma"
+                                                      : "mma.sync") {}
 
   LogicalResult run() {
     WalkResult walk = kernel->walk([&](tile::GemmOp gemm) {
@@ -181,6 +191,8 @@ private:
                                    "multiple of "
                                 << instr->k << ", got " << k;
       plan = planMmaSync(gemm, c, m, n, *instr, aInRegisters);
+    } else if (kind == MMAKind::Warpgroup) {
+      plan = gemm::planWgmma(gemm, target, m, n, k, in, threads);
     } else {
       plan = gemm::planMfma(gemm, target, m, n, k, in, threads, warpSize);
     }
@@ -194,10 +206,10 @@ private:
       if (failed(pinOperandA(gemm, a, m, k,
                              WarpPartition{mma.getWarpsM(), mma.getWarpsN()})))
         return failure();
-    } else if (failed(pickShared(gemm, a))) {
+    } else if (failed(pickShared(gemm, a, /*isA=*/true))) {
       return failure();
     }
-    return pickShared(gemm, b);
+    return pickShared(gemm, b, /*isA=*/false);
   }
 
   /// The chip's mma.sync m16n8k16 with `in` operands and an f32
@@ -223,9 +235,8 @@ private:
       return gemm.emitError() << errorText(warps.takeError());
     gemm->setAttr(tile::MmaAttr::getAttrName(),
                   tile::MmaAttr::get(
-                      gemm.getContext(), tile::MmaKind::mma_sync,
-                      instr.opName, instr.m, instr.n, instr.k, warps->warpsM,
-                      warps->warpsN,
+                      gemm.getContext(), tile::MmaKind::mma_sync, instr.opName,
+                      instr.m, instr.n, instr.k, warps->warpsM, warps->warpsN,
                       aInRegisters ? tile::OperandSource::registers
                                    : tile::OperandSource::shared,
                       tile::OperandSource::shared, /*kPack=*/1));
@@ -283,7 +294,13 @@ private:
     return success();
   }
 
-  LogicalResult pickShared(tile::GemmOp gemm, tile::AllocOp alloc) {
+  LogicalResult pickShared(tile::GemmOp gemm, tile::AllocOp alloc, bool isA) {
+    if (kind == MMAKind::Warpgroup) {
+      FailureOr<tile::SwizzleAttr> attr = gemm::wgmmaSwizzle(gemm, isA);
+      if (failed(attr))
+        return failure();
+      return recordShared(gemm, alloc, *attr);
+    }
     auto type = cast<MemRefType>(alloc.getType());
     int64_t elemBytes = type.getElementTypeBitWidth() / 8;
     XorSwizzle swizzle;
@@ -291,14 +308,20 @@ private:
         pickSharedLayout(type.getDimSize(0), type.getDimSize(1), elemBytes);
     if (!layout) {
       llvm::consumeError(layout.takeError());
-    } else if (onlyGemmUses(alloc)) {
+    } else if (gemm::onlyGemmUses(alloc)) {
       if (std::optional<XorSwizzle> found = xorOf(*layout))
         swizzle = *found;
     }
     // xorOf's XOR has the mode's bit count (1, 2, 3 for 32B, 64B, 128B).
     auto attr = tile::SwizzleAttr::get(
         gemm.getContext(), tile::SwizzleMode(swizzle.bits), swizzle.bits,
-        swizzle.bits ? swizzle.base : 0, swizzle.bits ? swizzle.shift : 0);
+        swizzle.bits ? swizzle.base : 0, swizzle.bits ? swizzle.shift : 0,
+        /*atom=*/0);
+    return recordShared(gemm, alloc, attr);
+  }
+
+  LogicalResult recordShared(tile::GemmOp gemm, tile::AllocOp alloc,
+                             tile::SwizzleAttr attr) {
     if (Attribute old = alloc->getAttr(gemm::kSharedLayoutAttr);
         old && old != attr) {
       Operation *prev = sharedOwner.lookup(alloc);
@@ -340,6 +363,18 @@ LogicalResult gemm::inferGemmLayouts(Operation *kernel,
   if (!kind)
     return first.emitError() << "T.gemm: " << target.chip()
                              << " has no matrix instruction tilec lowers";
+  // Warpgroup MMA where the chip has it and every gemm of the kernel can
+  // take it (one family per kernel: a fragment one gemm writes and another
+  // reads keeps one layout family); otherwise the kind above.
+  bool hasWgmma = llvm::any_of(target.mmaInstructions(), [](auto &i) {
+    return i.kind == MMAKind::Warpgroup;
+  });
+  std::string why;
+  if (hasWgmma && gemm::wgmmaFits(kernel, target, *threads, why))
+    kind = MMAKind::Warpgroup;
+  else if (hasWgmma)
+    LLVM_DEBUG(llvm::dbgs()
+               << "tile-infer-layouts: mma.sync, not wgmma: " << why << "\n");
   return GemmInference(kernel, *threads, target.warpSize(), target, *kind)
       .run();
 }
@@ -357,7 +392,7 @@ bool gemm::targetHasMma(const TargetInfo &target, tile::MmaAttr mma) {
 }
 
 std::optional<MMAKind> gemm::pickMmaKind(const TargetInfo &target) {
-  // wgmma (MMAKind::Warpgroup) joins this list with its lowering.
+  // wgmma (MMAKind::Warpgroup) is chosen per kernel (wgmmaFits) over this.
   for (MMAKind kind : {MMAKind::WarpSync, MMAKind::Wave})
     if (llvm::any_of(target.mmaInstructions(),
                      [&](const MMAInstruction &i) { return i.kind == kind; }))
@@ -431,18 +466,34 @@ XorSwizzle gemm::readSwizzle(Operation *alloc) {
   return XorSwizzle{attr.getBits(), attr.getBase(), attr.getShift()};
 }
 
+int64_t gemm::readSwizzleAtom(Operation *alloc) {
+  auto attr = alloc->getAttrOfType<tile::SwizzleAttr>(kSharedLayoutAttr);
+  return attr ? attr.getAtom() : 0;
+}
+
+int64_t gemm::swizzledOffset(int64_t rows, int64_t cols,
+                             const XorSwizzle &swizzle, int64_t atom, int64_t r,
+                             int64_t c) {
+  return atomSwizzledOffset(rows, cols, swizzle, atom, r, c);
+}
+
 SmallVector<Value, 2> gemm::swizzledIndices(OpBuilder &b, Location loc,
                                             ArrayRef<int64_t> shape,
                                             const XorSwizzle &swizzle,
-                                            Value row, Value col) {
+                                            int64_t atom, Value row,
+                                            Value col) {
   if (!swizzle.bits)
     return {row, col};
   auto cst = [&](int64_t v) -> Value {
     return arith::ConstantIndexOp::create(b, loc, v);
   };
-  int64_t cols = shape[1];
+  int64_t rows = shape[0], cols = shape[1];
+  // The offset within the row's atom (the whole row without atoms), and
+  // the atom's start.
+  int64_t width = atom ? atom : cols;
+  Value inAtom = atom ? arith::AndIOp::create(b, loc, col, cst(atom - 1)) : col;
   Value offset = arith::AddIOp::create(
-      b, loc, arith::MulIOp::create(b, loc, row, cst(cols)), col);
+      b, loc, arith::MulIOp::create(b, loc, row, cst(width)), inAtom);
   // offset ^ (((offset >> (base + shift)) & mask) << base)
   Value src =
       arith::ShRUIOp::create(b, loc, offset, cst(swizzle.base + swizzle.shift));
@@ -450,6 +501,12 @@ SmallVector<Value, 2> gemm::swizzledIndices(OpBuilder &b, Location loc,
       arith::AndIOp::create(b, loc, src, cst((int64_t(1) << swizzle.bits) - 1));
   Value moved = arith::ShLIOp::create(b, loc, masked, cst(swizzle.base));
   Value swz = arith::XOrIOp::create(b, loc, offset, moved);
+  if (atom) {
+    Value atomIndex = arith::ShRUIOp::create(b, loc, col, cst(log2Exact(atom)));
+    swz = arith::AddIOp::create(
+        b, loc, swz,
+        arith::MulIOp::create(b, loc, atomIndex, cst(rows * atom)));
+  }
   int log2Cols = log2Exact(cols);
   return {arith::ShRUIOp::create(b, loc, swz, cst(log2Cols)),
           arith::AndIOp::create(b, loc, swz, cst(cols - 1))};

@@ -110,6 +110,10 @@ mlir::LogicalResult planPipelines(mlir::Operation *root,
 /// of whole 16-byte chunks. Other users keep a buffer row-major.
 bool isOperandCopy(tile::CopyOp copy);
 
+/// Whether every use of shared buffer `alloc` is an operand copy into it
+/// or a tile.gemm read (so its layout may be anything those follow).
+bool onlyGemmUses(tile::AllocOp alloc);
+
 /// For an operand copy, the source dimension its rows run along.
 int64_t operandRowDim(tile::CopyOp copy);
 
@@ -119,14 +123,47 @@ GemmWarpPolicy toPolicy(tile::GemmWarpPolicy policy);
 /// The XOR swizzle recorded on a shared tile.alloc (bits == 0: none).
 XorSwizzle readSwizzle(mlir::Operation *alloc);
 
+/// The `atom` of the swizzle recorded on a shared tile.alloc: columns per
+/// atom (0: the row is one atom).
+int64_t readSwizzleAtom(mlir::Operation *alloc);
+
+/// The element offset within a rows x cols buffer of tile element (r, c)
+/// under `swizzle` with atoms of `atom` columns (0: none): what
+/// swizzledIndices computes, as a number.
+int64_t swizzledOffset(int64_t rows, int64_t cols, const XorSwizzle &swizzle,
+                       int64_t atom, int64_t r, int64_t c);
+
 /// Indices into `shape` (2-D, row-major, power-of-two columns when
 /// swizzled) of the element that tile coordinate (row, col) occupies under
-/// `swizzle`: the row-major offset is swizzled and split back into a row
-/// and a column of the same buffer.
+/// `swizzle` with atoms of `atom` columns (0: none): the offset of
+/// swizzledOffset split back into a row and a column of the same buffer.
 llvm::SmallVector<mlir::Value, 2>
 swizzledIndices(mlir::OpBuilder &b, mlir::Location loc,
                 llvm::ArrayRef<int64_t> shape, const XorSwizzle &swizzle,
-                mlir::Value row, mlir::Value col);
+                int64_t atom, mlir::Value row, mlir::Value col);
+
+/// The wgmma part of inferGemmLayouts (GemmLayoutsWgmma.cpp).
+///
+/// Whether every tile.gemm of `kernel` can take wgmma: f16/bf16 A and B
+/// in shared buffers used only by operand copies and gemms, an f32
+/// accumulator, shapes a warpgroup split and a canonical swizzle cover.
+/// Otherwise `why` says what fails (the kernel then takes mma.sync).
+bool wgmmaFits(mlir::Operation *kernel, const TargetInfo &target,
+               int64_t threads, std::string &why);
+
+/// For an m x n x k gemm over `threads` threads: picks the warpgroup split
+/// and the m64nNk16 instruction from the chip's table, records them as
+/// `tile.mma` (kind wgmma) and returns the accumulator layout.
+mlir::FailureOr<AccumulatorPlan> planWgmma(tile::GemmOp gemm,
+                                           const TargetInfo &target, int64_t m,
+                                           int64_t n, int64_t k, mlir::Type in,
+                                           int64_t threads);
+
+/// The canonical wgmma / TMA swizzle for a shared operand of `gemm`
+/// (`isA`: operand A), as recorded by planWgmma's caller: the widest of
+/// 128B, 64B, 32B that tiles the buffer's rows and that every instruction's
+/// window starts on, with atoms when a row is wider than one swizzle.
+mlir::FailureOr<tile::SwizzleAttr> wgmmaSwizzle(tile::GemmOp gemm, bool isA);
 
 } // namespace tilec::gemm
 

@@ -15,7 +15,9 @@
 #include "tilec/Target/TargetInfo.h"
 
 #include <map>
+#include <optional>
 #include <set>
+#include <string>
 
 namespace tilec::simt {
 
@@ -110,9 +112,128 @@ private:
 };
 
 /// The code of `op` at `b`'s insertion point, reading A and B from the
-/// given slots (op itself is left in place).
+/// given slots (op itself is left in place), by the lowering of its
+/// `tile.mma` kind. `asyncFenced`: the caller made the operands visible to
+/// the async proxy (fence.proxy.async before the barrier that published
+/// them), which wgmma needs; else the wgmma lowering fences itself.
 mlir::LogicalResult emitGemm(KernelLowering &kernel, mlir::OpBuilder &b,
-                             tile::GemmOp op, SharedSlot a, SharedSlot bSlot);
+                             tile::GemmOp op, SharedSlot a, SharedSlot bSlot,
+                             bool asyncFenced = false);
+
+/// Byte alignment of shared buffers wgmma reads through descriptors (the
+/// 128-byte swizzle's period, 8 rows of 128 bytes): recorded as
+/// `tile.align` on their allocs for tile-plan-shared.
+inline constexpr int64_t kWgmmaOperandAlignment = 1024;
+
+/// How a wgmma operand buffer is addressed by its descriptors
+/// (LowerGemmWgmma.cpp): a rows x cols tile in atoms of `width` columns.
+struct WgmmaOperand {
+  int64_t rows = 0, width = 0, elemBytes = 0;
+  int64_t mode = 0; // the descriptor's encoding: 1 = 128B, 2 = 64B, 3 = 32B
+  bool kMajor = true;
+
+  /// Byte offset of the instruction window starting at (mn0, k0), mn0 a
+  /// multiple of 8 (K-major) or of the atom width (MN-major).
+  int64_t offset(int64_t mn0, int64_t k0) const {
+    if (kMajor)
+      return (k0 / width) * rows * width * elemBytes + mn0 * width * elemBytes +
+             (k0 % width) * elemBytes;
+    return (mn0 / width) * rows * width * elemBytes + k0 * width * elemBytes;
+  }
+  /// LBO, SBO and the swizzle mode, in place in the descriptor.
+  uint64_t fields() const {
+    uint64_t lbo = kMajor ? 16 : uint64_t(rows * width * elemBytes);
+    uint64_t sbo = uint64_t(8 * width * elemBytes);
+    return ((lbo >> 4) & 0x3FFF) << 16 | ((sbo >> 4) & 0x3FFF) << 32 |
+           uint64_t(mode) << 62;
+  }
+};
+
+/// The wgmma code of one T.gemm, in the pieces a pipeline interleaves:
+/// the accumulator as one LLVM struct per instruction (carried around a
+/// loop while wgmmas are in flight), the wgmmas of one tile, the wait.
+class WgmmaGemm {
+public:
+  static mlir::FailureOr<WgmmaGemm> create(KernelLowering &kernel,
+                                           tile::GemmOp op);
+  /// Records the operands' alignment (`tile.align`) on their allocs.
+  void markOperands(mlir::OpBuilder &b, SharedSlot a, SharedSlot bSlot);
+  /// Per-warpgroup offsets, at `b` (which must dominate later calls).
+  void setUp(mlir::OpBuilder &b);
+  mlir::Type structType(mlir::MLIRContext *ctx) const;
+  llvm::SmallVector<mlir::Value> loadAccumulators(mlir::OpBuilder &b);
+  /// wgmma.fence, every k-step's wgmmas on `a` / `bSlot`, commit.
+  void issue(mlir::OpBuilder &b, SharedSlot a, SharedSlot bSlot,
+             llvm::MutableArrayRef<mlir::Value> accs);
+  /// wgmma.wait_group `pending`.
+  void wait(mlir::OpBuilder &b, int64_t pending);
+  /// After a wait of 0: the structs back into the fragment's registers.
+  void storeAccumulators(mlir::OpBuilder &b, mlir::ValueRange accs);
+
+private:
+  WgmmaGemm(KernelLowering &kernel, tile::GemmOp op)
+      : kernel(&kernel), op(op), loc(op.getLoc()) {}
+  mlir::LogicalResult mapRegisters();
+  mlir::Value descriptorBase(mlir::OpBuilder &b, SharedSlot slot,
+                             const WgmmaOperand &d, mlir::Value wgOffset);
+
+  KernelLowering *kernel;
+  tile::GemmOp op;
+  mlir::Location loc;
+  const Fragment *acc = nullptr;
+  int64_t groupsM = 1, groupsN = 1, mWG = 0, nWG = 0, instrN = 0, kDim = 0;
+  int64_t mBlocks = 0, nBlocks = 0;
+  WgmmaOperand descA, descB;
+  /// regOf[(mb * nBlocks + nb) * instrN / 2 + i]: the fragment register
+  /// holding register i of instruction (mb, nb)'s D.
+  llvm::SmallVector<int64_t> regOf;
+  mlir::Value wgA, wgB; // from setUp
+};
+
+/// A producer copy of a pipelined wgmma loop issued as TMA loads
+/// (PipelineTma.cpp): one box per swizzle atom of the destination.
+struct TmaCopy {
+  tile::CopyOp copy;
+  unsigned argIndex = 0; ///< the source tensor's kernel argument
+  int64_t rowDim = 0;    ///< the source dimension the tile's rows run along
+  int64_t rows = 0, cols = 0, width = 0, elemBytes = 0, swizzleBytes = 0;
+  /// Bytes one stage of this copy brings (the whole box, edges included).
+  int64_t bytes() const { return rows * cols * elemBytes; }
+};
+
+/// The TMA plan of `copy` into `dstBuffer` (the ring or buffer it fills),
+/// or nullopt with `why` set.
+std::optional<TmaCopy> planTmaCopy(tile::CopyOp copy, mlir::Value dstBuffer,
+                                   std::string &why);
+
+/// The kernel's tensor-map argument for `plan`: appended (and the host
+/// launch ops given a placeholder operand) on first use, shared by every
+/// copy with the same tensor, box and swizzle.
+mlir::Value tensorMapArgument(mlir::gpu::GPUFuncOp func, const TmaCopy &plan);
+
+/// The TMA loads of `plan` into `dst` from the source at `srcOffsets`
+/// (one per source dimension), completing on mbarrier `mbar` (a shared
+/// pointer). Issued by the calling thread.
+void issueTmaCopy(mlir::OpBuilder &b, mlir::Location loc, const TmaCopy &plan,
+                  mlir::Value map, SharedSlot dst, mlir::ValueRange srcOffsets,
+                  mlir::Value mbar, unsigned indexBits);
+
+/// A tile.gemm of kind wgmma (LowerGemmWgmma.cpp) at `b`, on the given
+/// slots: per warpgroup and k-step of 16, wgmma.mma_async m64nNk16 on
+/// shared-memory descriptors, then commit and wait 0.
+mlir::LogicalResult emitWgmmaGemm(KernelLowering &kernel, mlir::OpBuilder &b,
+                                  tile::GemmOp op, SharedSlot a,
+                                  SharedSlot bSlot, bool asyncFenced);
+/// The same in place of `op`, which it erases.
+mlir::LogicalResult lowerWgmmaGemm(KernelLowering &kernel, tile::GemmOp op);
+
+/// `buffer` (a shared memref) cast to the GPU workgroup address space.
+mlir::Value castToWorkgroup(mlir::OpBuilder &b, mlir::Location loc,
+                            mlir::Value buffer);
+/// The LLVM pointer to element `indices` of `buffer` (see LowerGemm.cpp).
+mlir::Value sharedElementPointer(mlir::OpBuilder &b, mlir::Location loc,
+                                 mlir::Value buffer, mlir::ValueRange indices,
+                                 unsigned indexBits);
 
 /// Software-pipelines the scf.for loops (from T.Pipelined) that
 /// tile-plan-pipeline planned: S-deep rings of shared buffers filled by
@@ -136,8 +257,7 @@ mlir::LogicalResult lowerGemms(KernelLowering &kernel,
 /// ldmatrix.x4 of the A and B blocks the warp needs (.x2 for an odd last n8
 /// tile of B) and one mma.sync m16n8k16 per accumulator tile, on the
 /// accumulator's registers. Erases the gemm.
-mlir::LogicalResult lowerMmaSyncGemm(KernelLowering &kernel,
-                                     tile::GemmOp op);
+mlir::LogicalResult lowerMmaSyncGemm(KernelLowering &kernel, tile::GemmOp op);
 
 /// A tile.gemm of kind mfma (LowerGemmMFMA.cpp): per wave, operand vectors
 /// read from shared memory and the rocdl.mfma.* op its decision names, per

@@ -97,7 +97,7 @@ std::pair<Value, Value> laneMap(OpBuilder &b, Location loc,
   return {d[0], d[1]};
 }
 
-Value castToWorkgroup(OpBuilder &b, Location loc, Value buffer) {
+Value castToWorkgroupImpl(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   auto space =
       gpu::AddressSpaceAttr::get(b.getContext(), gpu::AddressSpace::Workgroup);
@@ -184,16 +184,27 @@ Value dimOf(OpBuilder &b, Location loc, Value buffer, int64_t d) {
 
 } // namespace
 
+Value simt::castToWorkgroup(OpBuilder &b, Location loc, Value buffer) {
+  return castToWorkgroupImpl(b, loc, buffer);
+}
+
+Value simt::sharedElementPointer(OpBuilder &b, Location loc, Value buffer,
+                                 ValueRange indices, unsigned indexBits) {
+  return elementPointer(b, loc, buffer, indices, indexBits);
+}
+
 SmallVector<Value, 3> simt::slotIndices(OpBuilder &b, Location loc,
                                         SharedSlot slot, Value row, Value col) {
   auto type = cast<MemRefType>(slot.buffer.getType());
   ArrayRef<int64_t> shape = type.getShape().take_back(2);
-  XorSwizzle swizzle = gemm::readSwizzle(slot.buffer.getDefiningOp());
+  Operation *alloc = slot.buffer.getDefiningOp();
+  XorSwizzle swizzle = gemm::readSwizzle(alloc);
+  int64_t atom = gemm::readSwizzleAtom(alloc);
   SmallVector<Value, 3> at;
   if (slot.stage)
     at.push_back(slot.stage);
-  llvm::append_range(at,
-                     gemm::swizzledIndices(b, loc, shape, swizzle, row, col));
+  llvm::append_range(
+      at, gemm::swizzledIndices(b, loc, shape, swizzle, atom, row, col));
   return at;
 }
 
@@ -738,7 +749,11 @@ SmallVector<Value, 4> MmaSyncGemm::loadMatrices(OpBuilder &b, Value shared,
 }
 
 LogicalResult simt::emitGemm(KernelLowering &kernel, OpBuilder &b,
-                             tile::GemmOp op, SharedSlot a, SharedSlot bSlot) {
+                             tile::GemmOp op, SharedSlot a, SharedSlot bSlot,
+                             bool asyncFenced) {
+  if (tile::MmaAttr mma = gemm::readMma(op);
+      mma && mma.getKind() == tile::MmaKind::wgmma)
+    return emitWgmmaGemm(kernel, b, op, a, bSlot, asyncFenced);
   FailureOr<MmaSyncGemm> gemm = MmaSyncGemm::create(kernel, op);
   if (failed(gemm))
     return failure();
@@ -778,8 +793,7 @@ LogicalResult simt::lowerOperandCopies(KernelLowering &kernel) {
   return success();
 }
 
-LogicalResult simt::lowerMmaSyncGemm(KernelLowering &kernel,
-                                     tile::GemmOp op) {
+LogicalResult simt::lowerMmaSyncGemm(KernelLowering &kernel, tile::GemmOp op) {
   OpBuilder b(op);
   if (failed(emitGemm(kernel, b, op, SharedSlot{op.getA(), Value()},
                       SharedSlot{op.getB(), Value()})))
@@ -814,7 +828,8 @@ LogicalResult simt::lowerGemms(KernelLowering &kernel,
       lowered = lowerMfmaGemm(kernel, op);
       break;
     case tile::MmaKind::wgmma:
-      return op.emitError("T.gemm: the wgmma lowering does not exist yet");
+      lowered = lowerWgmmaGemm(kernel, op);
+      break;
     }
     if (failed(lowered))
       return failure();

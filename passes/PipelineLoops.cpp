@@ -48,6 +48,7 @@
 #include "GemmLowering.h"
 #include "SIMTLayout.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
@@ -253,8 +254,8 @@ FailureOr<std::string> planLoop(tile::PipelinedOp loop,
               loop.emitError()
               << "T.Pipelined `stage`: tilec's pipeline runs the loop's "
               << (isProducer(op) ? "operand copies" : "other statements")
-              << " at one stage, but this loop gives them " << *seen
-              << " and " << st;
+              << " at one stage, but this loop gives them " << *seen << " and "
+              << st;
           diag.attachNote(where->getLoc()) << "stage " << *seen;
           diag.attachNote(op->getLoc()) << "stage " << st;
           return diag;
@@ -416,15 +417,133 @@ public:
         loop->getParentOfType<scf::WhileOp>())
       gpu::BarrierOp::create(b, loc);
 
-    // Prologue: stages 0 .. S-2.
-    bool async = false;
-    for (int64_t s = 0; s + 1 < stages; ++s)
-      async |= issueGroup(b, cst(b, s), cst(b, s));
-
     // The carried-fragment main loop issues the copies first; a written
     // `order` that puts them after the gemm gets the plain schedule.
     tile::GemmOp single = singleGemm();
-    if (single && async && orderOf(single) > firstCopyOrder()) {
+    // wgmma reads the rings through the async proxy: every thread fences
+    // its own copies' writes (cp.async and st.shared are generic-proxy
+    // writes) before the barrier that publishes them.
+    bool wgmma = false;
+    loop.walk([&](tile::GemmOp g) {
+      tile::MmaAttr mma = gemm::readMma(g);
+      wgmma |= mma && mma.getKind() == tile::MmaKind::wgmma;
+    });
+    // A one-gemm wgmma loop keeps one tile's wgmmas in flight across
+    // iterations (steadyWgmma). With cp.async the block barrier frees a
+    // slot one iteration later, so the copies run S - 2 tiles ahead; with
+    // TMA the slots have empty barriers (steadyWgmmaTma) and run S - 1.
+    bool overlap = wgmma && single && stages >= 3;
+
+    // TMA for the copies of an overlapped wgmma loop where the chip has it,
+    // the loop is not nested (its barriers' phases count this loop's
+    // iterations only) and every copy qualifies (PipelineTma.cpp).
+    bool nested = loop->getParentOfType<scf::ForOp>() ||
+                  loop->getParentOfType<scf::WhileOp>();
+    SmallVector<simt::TmaCopy> tma;
+    if (overlap && !nested && hasTma())
+      tma = planTma();
+    int64_t prefetch = overlap && tma.empty() ? stages - 2 : stages - 1;
+    Value full; // the mbarriers of the ring slots, with TMA
+    auto fullBarrier = [&](OpBuilder &ob, Value stage) {
+      Value shared = simt::castToWorkgroup(ob, loc, full);
+      return simt::sharedElementPointer(ob, loc, shared, ValueRange{stage},
+                                        kernel.getOptions().indexBitwidth);
+    };
+    // Thread 0 issues the loads of iteration j into `stage` (none when
+    // j >= n) and arms the slot's barrier with their bytes.
+    auto issueTma = [&](OpBuilder &ob, Value j, Value stage) {
+      Value live =
+          arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::slt, j, n);
+      Value leader = arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::eq,
+                                           kernel.threadId(), cst(ob, 0));
+      auto ifOp = scf::IfOp::create(
+          ob, loc, arith::AndIOp::create(ob, loc, live, leader), false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      int64_t bytes = 0;
+      for (const simt::TmaCopy &c : tma)
+        bytes += c.bytes();
+      Value mbar = fullBarrier(tb, stage);
+      NVVM::MBarrierArriveExpectTxOp::create(
+          tb, loc, Type(), mbar,
+          arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), bytes),
+          NVVM::MemScopeKind::CTA, false, Value());
+      IRMapping map;
+      map.map(loop.getInductionVar(), ivOf(tb, j));
+      for (const simt::TmaCopy &c : tma) {
+        tile::CopyOp copy = c.copy;
+        SmallVector<Value, 4> offsets;
+        for (Value offset : copy.getSrcOffsets())
+          offsets.push_back(remap(offset, loop, map, tb));
+        simt::issueTmaCopy(tb, loc, c,
+                           simt::tensorMapArgument(kernel.getFunc(), c),
+                           slot(copy.getDst(), stage), offsets, mbar,
+                           kernel.getOptions().indexBitwidth);
+      }
+    };
+    if (!tma.empty()) {
+      // One barrier per slot, one arrival (thread 0's expect_tx) per phase.
+      full =
+          tile::AllocOp::create(b, loc,
+                                tile::getBufferType({stages}, b.getI64Type(),
+                                                    tile::MemorySpace::shared),
+                                "tma_full_barriers");
+      Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           kernel.threadId(), cst(b, 0));
+      auto ifOp = scf::IfOp::create(b, loc, leader, false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      for (int64_t s = 0; s < stages; ++s)
+        NVVM::MBarrierInitOp::create(
+            tb, loc, fullBarrier(tb, cst(tb, s)),
+            arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), 1), Value());
+      gpu::BarrierOp::create(b, loc);
+    }
+
+    // Prologue: stages 0 .. prefetch - 1.
+    bool async = false;
+    for (int64_t s = 0; s < prefetch; ++s) {
+      if (!tma.empty())
+        issueTma(b, cst(b, s), cst(b, s));
+      else
+        async |= issueGroup(b, cst(b, s), cst(b, s));
+    }
+
+    if (overlap && !tma.empty()) {
+      if (failed(steadyWgmmaTma(b, single, n, fullBarrier, issueTma)))
+        return failure();
+    } else if (overlap) {
+      // Iteration j waits for tile j: with TMA on its slot's barrier, in
+      // phase (j / S) % 2; else on this thread's cp.async groups, then
+      // fences them for the async proxy.
+      auto waitTile = [&](OpBuilder &ob, Value j, Value stage) {
+        if (tma.empty()) {
+          if (async)
+            NVVM::CpAsyncWaitGroupOp::create(ob, loc, stages - 3);
+          NVVM::FenceProxyOp::create(
+              ob, loc,
+              NVVM::ProxyKindAttr::get(ob.getContext(),
+                                       NVVM::ProxyKind::async_shared),
+              NVVM::SharedSpaceAttr::get(ob.getContext(),
+                                         NVVM::SharedSpace::shared_cta));
+          return;
+        }
+        Type i32 = ob.getI32Type();
+        Value round = arith::DivUIOp::create(ob, loc, j, cst(ob, stages));
+        Value phase = arith::IndexCastOp::create(
+            ob, loc, i32, arith::AndIOp::create(ob, loc, round, cst(ob, 1)));
+        NVVM::MBarrierTryWaitParityOp::create(
+            ob, loc, fullBarrier(ob, stage), phase,
+            arith::ConstantIntOp::create(ob, loc, i32, 0x989680));
+      };
+      auto issueAhead = [&](OpBuilder &ob, Value j, Value stage) {
+        if (!tma.empty())
+          issueTma(ob, j, stage);
+        else
+          issueGroup(ob, j, stage);
+      };
+      if (failed(steadyWgmma(b, single, n, waitTile, issueAhead)))
+        return failure();
+    } else if (single && async && !wgmma &&
+               orderOf(single) > firstCopyOrder()) {
       if (failed(steadyWithCarriedFragments(b, single, n, issueGroup)))
         return failure();
     } else {
@@ -435,6 +554,13 @@ public:
       // groups; the barrier alone orders them.
       if (async)
         NVVM::CpAsyncWaitGroupOp::create(lb2, loc, stages - 2);
+      if (wgmma)
+        NVVM::FenceProxyOp::create(
+            lb2, loc,
+            NVVM::ProxyKindAttr::get(lb2.getContext(),
+                                     NVVM::ProxyKind::async_shared),
+            NVVM::SharedSpaceAttr::get(lb2.getContext(),
+                                       NVVM::SharedSpace::shared_cta));
       gpu::BarrierOp::create(lb2, loc);
       // The copies of iteration j + S - 1 go where `tile.order` puts the
       // first of them among the other ops (first, unless an order was
@@ -442,8 +568,7 @@ public:
       // iteration j reads, so any position is safe.
       bool issued = false;
       auto issueAhead = [&] {
-        Value ahead =
-            arith::AddIOp::create(lb2, loc, j, cst(lb2, stages - 1));
+        Value ahead = arith::AddIOp::create(lb2, loc, j, cst(lb2, stages - 1));
         issueGroup(lb2, ahead,
                    arith::RemUIOp::create(lb2, loc, ahead, cst(lb2, stages)));
         issued = true;
@@ -477,7 +602,8 @@ public:
         if (auto gemmOp = dyn_cast<tile::GemmOp>(op)) {
           if (failed(simt::emitGemm(kernel, lb2, gemmOp,
                                     slot(gemmOp.getA(), stage),
-                                    slot(gemmOp.getB(), stage))))
+                                    slot(gemmOp.getB(), stage),
+                                    /*asyncFenced=*/wgmma)))
             return failure();
           continue;
         }
@@ -525,6 +651,197 @@ private:
       found = gemmOp;
     }
     return found;
+  }
+
+  /// The chip has TMA and the prim_func (or the file) does not ask to do
+  /// without it (TileLang's TL_DISABLE_TMA_LOWER pass config).
+  bool hasTma() {
+    tile::TargetAttr target = tile::lookupTarget(loop);
+    if (!target || !target.getInfo().hasTMA())
+      return false;
+    constexpr llvm::StringLiteral kDisable = "tile.disable_tma_lower";
+    auto top = kernel.getFunc()->getParentOfType<gpu::GPUModuleOp>()
+                   ->getParentOfType<ModuleOp>();
+    if (!top || top->hasAttr(kDisable))
+      return !top;
+    auto name = kernel.getFunc()->getAttrOfType<StringAttr>("tile.func");
+    auto fn = name ? top.lookupSymbol<func::FuncOp>(name) : func::FuncOp();
+    return !(fn && fn->hasAttr(kDisable));
+  }
+
+  /// Every producer copy as a TMA load, or none (a copy that cannot be
+  /// keeps the loop on cp.async).
+  SmallVector<simt::TmaCopy> planTma() {
+    SmallVector<simt::TmaCopy> plans;
+    for (tile::CopyOp copy : copies) {
+      std::string why;
+      std::optional<simt::TmaCopy> plan =
+          simt::planTmaCopy(copy, slot(copy.getDst(), Value()).buffer, why);
+      if (!plan)
+        return {};
+      plans.push_back(*plan);
+    }
+    return plans;
+  }
+
+  /// The steady state of a one-gemm wgmma loop whose copies are TMA: no
+  /// block barrier, a full and an empty mbarrier per slot (the empty one
+  /// counts one arrival per warpgroup), the loads S - 1 tiles ahead:
+  ///
+  ///   for j in [0, n):                            // carries accs
+  ///     try_wait.parity(full[j % S], (j / S) & 1)  // tile j landed
+  ///     accs = wgmma(ring[j % S], accs); commit; wgmma.wait_group 1
+  ///     if j >= 1: one thread per warpgroup arrives on empty[(j-1) % S]
+  ///                                             // its wgmmas of j-1 are done
+  ///     thread 0, if j+S-1 < n:
+  ///       if j >= 1: try_wait.parity(empty[(j-1) % S], ((j-1) / S) & 1)
+  ///       expect_tx(full[(j-1) % S]); TMA tile j+S-1 -> ring[(j-1) % S]
+  ///   wgmma.wait_group 0; C = accs
+  ///
+  /// Slot (j - 1) % S is refilled only after every warpgroup's wait for the
+  /// wgmmas that read it; tile S - 1 goes to the never-used slot S - 1.
+  LogicalResult
+  steadyWgmmaTma(OpBuilder &b, tile::GemmOp gemmOp, Value n,
+                 llvm::function_ref<Value(OpBuilder &, Value)> fullBarrier,
+                 llvm::function_ref<void(OpBuilder &, Value, Value)> issueTma) {
+    FailureOr<simt::WgmmaGemm> gemm = simt::WgmmaGemm::create(kernel, gemmOp);
+    if (failed(gemm))
+      return failure();
+    simt::SharedSlot a0 = slot(gemmOp.getA(), cst(b, 0));
+    simt::SharedSlot b0 = slot(gemmOp.getB(), cst(b, 0));
+    auto stageOf = [&](simt::SharedSlot s, Value stage) {
+      return simt::SharedSlot{s.buffer, s.stage ? stage : Value()};
+    };
+    Type i32 = b.getI32Type();
+    // The empty barriers: one arrival per warpgroup per phase.
+    int64_t groups = kernel.getThreads() / 128;
+    Value empty =
+        tile::AllocOp::create(b, loc,
+                              tile::getBufferType({stages}, b.getI64Type(),
+                                                  tile::MemorySpace::shared),
+                              "tma_empty_barriers");
+    auto emptyBarrier = [&](OpBuilder &ob, Value stage) {
+      Value shared = simt::castToWorkgroup(ob, loc, empty);
+      return simt::sharedElementPointer(ob, loc, shared, ValueRange{stage},
+                                        kernel.getOptions().indexBitwidth);
+    };
+    Value tid = kernel.threadId();
+    {
+      Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           tid, cst(b, 0));
+      auto ifOp = scf::IfOp::create(b, loc, leader, false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      for (int64_t s = 0; s < stages; ++s)
+        NVVM::MBarrierInitOp::create(
+            tb, loc, emptyBarrier(tb, cst(tb, s)),
+            arith::ConstantIntOp::create(tb, loc, i32, groups), Value());
+      gpu::BarrierOp::create(b, loc);
+    }
+    auto parity = [&](OpBuilder &ob, Value k) -> Value {
+      Value round = arith::DivUIOp::create(ob, loc, k, cst(ob, stages));
+      return arith::IndexCastOp::create(
+          ob, loc, i32, arith::AndIOp::create(ob, loc, round, cst(ob, 1)));
+    };
+    Value ticks = arith::ConstantIntOp::create(b, loc, i32, 0x989680);
+
+    gemm->markOperands(b, a0, b0);
+    gemm->setUp(b);
+    SmallVector<Value> accs = gemm->loadAccumulators(b);
+    auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1), accs);
+    OpBuilder ib = OpBuilder::atBlockBegin(steady.getBody());
+    Value j = steady.getInductionVar();
+    Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
+    NVVM::MBarrierTryWaitParityOp::create(ib, loc, fullBarrier(ib, stage),
+                                          parity(ib, j), ticks);
+    SmallVector<Value> cur(steady.getRegionIterArgs());
+    gemm->issue(ib, stageOf(a0, stage), stageOf(b0, stage), cur);
+    gemm->wait(ib, 1);
+    // Slot (j - 1) % S = (j + S - 1) % S.
+    Value prev = arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1));
+    Value prevStage = arith::RemUIOp::create(ib, loc, prev, cst(ib, stages));
+    Value notFirst = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::uge,
+                                           j, cst(ib, 1));
+    {
+      Value groupLeader = arith::CmpIOp::create(
+          ib, loc, arith::CmpIPredicate::eq,
+          arith::RemUIOp::create(ib, loc, tid, cst(ib, 128)), cst(ib, 0));
+      auto ifOp = scf::IfOp::create(
+          ib, loc, arith::AndIOp::create(ib, loc, notFirst, groupLeader),
+          false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      NVVM::MBarrierArriveOp::create(tb, loc, Type(),
+                                     emptyBarrier(tb, prevStage), Value(),
+                                     NVVM::MemScopeKind::CTA, false);
+    }
+    {
+      Value leader = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq,
+                                           tid, cst(ib, 0));
+      auto ifOp = scf::IfOp::create(
+          ib, loc, arith::AndIOp::create(ib, loc, leader, notFirst), false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      Value k = arith::SubIOp::create(tb, loc, j, cst(tb, 1));
+      NVVM::MBarrierTryWaitParityOp::create(
+          tb, loc, emptyBarrier(tb, prevStage), parity(tb, k), ticks);
+    }
+    issueTma(ib, prev, prevStage);
+    scf::YieldOp::create(ib, loc, cur);
+    b.setInsertionPointAfter(steady);
+    gemm->wait(b, 0);
+    gemm->storeAccumulators(b, steady.getResults());
+    return success();
+  }
+
+  /// The steady state of a one-gemm wgmma loop (S >= 3 stages), one
+  /// tile's wgmmas left in flight across iterations:
+  ///
+  ///   accs = C
+  ///   for j in [0, n):                       // carries accs (in flight)
+  ///     wait for tile j                      // cp.async.wait_group S-3 and
+  ///                                          // fence.proxy.async, or the
+  ///                                          // slot's TMA mbarrier
+  ///     barrier                              // every thread has tile j, and
+  ///                                          // every warpgroup waited on j-2
+  ///     copies(j+S-2) -> ring[(j+S-2) % S]   // the slot of j - 2 (cp.async
+  ///                                          // + commit, or thread 0's TMA)
+  ///     accs = wgmma(ring[j % S], accs); commit
+  ///     wgmma.wait_group 1                   // j - 1's wgmmas are done
+  ///   wgmma.wait_group 0; C = accs
+  ///
+  /// Safety: the slot refilled in iteration j was last read by the wgmmas
+  /// of j - 2, which every warpgroup's wait_group 1 of iteration j - 1
+  /// completed before it reached iteration j's barrier.
+  LogicalResult
+  steadyWgmma(OpBuilder &b, tile::GemmOp gemmOp, Value n,
+              llvm::function_ref<void(OpBuilder &, Value, Value)> waitTile,
+              llvm::function_ref<void(OpBuilder &, Value, Value)> issueAhead) {
+    FailureOr<simt::WgmmaGemm> gemm = simt::WgmmaGemm::create(kernel, gemmOp);
+    if (failed(gemm))
+      return failure();
+    simt::SharedSlot a0 = slot(gemmOp.getA(), cst(b, 0));
+    simt::SharedSlot b0 = slot(gemmOp.getB(), cst(b, 0));
+    auto stageOf = [&](simt::SharedSlot s, Value stage) {
+      return simt::SharedSlot{s.buffer, s.stage ? stage : Value()};
+    };
+    gemm->markOperands(b, a0, b0);
+    gemm->setUp(b);
+    SmallVector<Value> accs = gemm->loadAccumulators(b);
+    auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1), accs);
+    OpBuilder ib = OpBuilder::atBlockBegin(steady.getBody());
+    Value j = steady.getInductionVar();
+    Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
+    waitTile(ib, j, stage);
+    gpu::BarrierOp::create(ib, loc);
+    Value aheadJ = arith::AddIOp::create(ib, loc, j, cst(ib, stages - 2));
+    issueAhead(ib, aheadJ,
+               arith::RemUIOp::create(ib, loc, aheadJ, cst(ib, stages)));
+    SmallVector<Value> cur(steady.getRegionIterArgs());
+    gemm->issue(ib, stageOf(a0, stage), stageOf(b0, stage), cur);
+    gemm->wait(ib, 1);
+    scf::YieldOp::create(ib, loc, cur);
+    b.setInsertionPointAfter(steady);
+    gemm->wait(b, 0);
+    gemm->storeAccumulators(b, steady.getResults());
+    return success();
   }
 
   /// The steady state of a one-gemm loop, with the first k-step's

@@ -78,7 +78,12 @@ struct TilePlanShared : tilec::impl::TilePlanSharedBase<TilePlanShared> {
     for (tile::AllocOp alloc : buffers) {
       if (!alloc.getType().hasStaticShape())
         return alloc.emitError("shared buffers need a static shape");
-      offset = int64_t(llvm::alignTo(uint64_t(offset), uint64_t(alignment)));
+      // A buffer may ask for more (`tile.align`: wgmma operands start on a
+      // swizzle period).
+      int64_t align = alignment;
+      if (auto want = alloc->getAttrOfType<IntegerAttr>("tile.align"))
+        align = std::max<int64_t>(align, want.getInt());
+      offset = int64_t(llvm::alignTo(uint64_t(offset), uint64_t(align)));
       alloc->setAttr("tile.shared_offset", b.getI64IntegerAttr(offset));
       offset += bufferBytes(alloc.getType());
     }
@@ -90,13 +95,11 @@ struct TilePlanShared : tilec::impl::TilePlanSharedBase<TilePlanShared> {
                                 << total
                                 << " bytes of shared memory, more than the "
                                 << maxBytes << " a block may use";
-      for (tile::AllocOp alloc : buffers)
-      {
+      for (tile::AllocOp alloc : buffers) {
         Diagnostic &note = diag.attachNote(alloc.getLoc());
         note << "`" << alloc.getName() << "`: " << bufferBytes(alloc.getType())
              << " bytes";
-        if (auto stages =
-                alloc->getAttrOfType<IntegerAttr>("tile.num_stages"))
+        if (auto stages = alloc->getAttrOfType<IntegerAttr>("tile.num_stages"))
           note << " (" << stages.getInt() << " pipeline stages of "
                << bufferBytes(alloc.getType()) / stages.getInt() << ")";
       }

@@ -129,7 +129,7 @@ LogicalResult MmaAttr::verify(function_ref<InFlightDiagnostic()> emitError,
 
 LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                                   SwizzleMode mode, int32_t bits, int32_t base,
-                                  int32_t shift) {
+                                  int32_t shift, int64_t atom) {
   if (bits != int32_t(mode))
     return emitError() << "#tile.swizzle<" << stringifySwizzleMode(mode)
                        << "> XORs " << int32_t(mode) << " bits, not " << bits;
@@ -137,6 +137,11 @@ LogicalResult SwizzleAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     return emitError() << "#tile.swizzle xor needs base >= 0 and shift >= "
                           "bits, got ["
                        << bits << ", " << base << ", " << shift << "]";
+  if (atom < 0 || (atom && (!llvm::isPowerOf2_64(uint64_t(atom)) ||
+                            mode == SwizzleMode::none)))
+    return emitError() << "#tile.swizzle atom must be a power of two and "
+                          "needs a swizzle mode, got atom = "
+                       << atom;
   return success();
 }
 

@@ -33,6 +33,14 @@ int64_t swizzleBytes(SwizzleMode mode) {
   return mode == SwizzleMode::None ? 0 : int64_t(16) << int(mode);
 }
 
+int64_t atomSwizzledOffset(int64_t rows, int64_t cols,
+                           const XorSwizzle &swizzle, int64_t atom, int64_t r,
+                           int64_t c) {
+  if (!atom)
+    return swizzle.apply(r * cols + c);
+  return (c / atom) * rows * atom + swizzle.apply(r * atom + c % atom);
+}
+
 int64_t XorSwizzle::apply(int64_t offset) const {
   int64_t mask = ((int64_t(1) << bits) - 1) << base;
   return offset ^ ((offset >> shift) & mask);

@@ -1,7 +1,7 @@
 // tile-infer-layouts on T.gemm (the mma.sync path): the warp split on the
 // gemm, the mma accumulator layout on its fragment, the swizzle of each
 // shared operand; and the located errors for what the path cannot do.
-// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=sm_90a -tile-infer-layouts -verify-diagnostics | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=sm_80 -tile-infer-layouts -verify-diagnostics | FileCheck %s
 
 // 64x64 tile, 4 warps, Square: 2x2 warps of 32x32 (2 m16 x 4 n8 tiles, 32
 // registers per thread). A_shared has 64-byte rows (64B swizzle: chunk

@@ -2,7 +2,7 @@
 // gets, with 64 threads in warps of 32 (lane bits 0-4, warp bit 5 of the
 // thread id). Layouts print as {lane, register, warp} lists of bases, one
 // i32 array (one value per tile dimension) per input bit.
-// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=sm_90a -tile-infer-layouts -verify-diagnostics | FileCheck %s
+// RUN: tilec-opt %s -split-input-file -tile-set-target=chip=sm_80 -tile-infer-layouts -verify-diagnostics | FileCheck %s
 
 // A fragment copied from an f16 tensor: blocked, 8 contiguous elements
 // (16 bytes) per thread along the last dimension, lanes next along it, the

@@ -195,6 +195,31 @@ TEST_CASE("swizzle atoms are the TMA canonical layout", "[layout][shared]") {
             .find("not a whole number") != std::string::npos);
 }
 
+TEST_CASE("the wgmma operand formula is the canonical layout",
+          "[layout][shared]") {
+  // What tile-infer-layouts records for a wgmma operand (XOR [bits, log2(16
+  // / elemBytes), 3], atoms one swizzle wide) and what the lowering emits
+  // (atomSwizzledOffset) must place every element where the layout
+  // library's TMA/wgmma canonical layout does.
+  for (int64_t elemBytes : {1, 2, 4})
+    for (SwizzleMode mode :
+         {SwizzleMode::Bytes32, SwizzleMode::Bytes64, SwizzleMode::Bytes128})
+      for (int64_t cols : {16, 32, 64, 128, 256}) {
+        int64_t width = swizzleBytes(mode) / elemBytes;
+        if (cols < width)
+          continue;
+        int32_t bits = int32_t(mode);
+        XorSwizzle xorOf{bits, int32_t(log2Exact(16 / elemBytes)), 3};
+        int64_t atom = cols > width ? width : 0, rows = 16;
+        auto layout = unwrap(
+            SharedLayout::swizzledAtoms(rows, cols, elemBytes, mode));
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t c = 0; c < cols; ++c)
+            REQUIRE(atomSwizzledOffset(rows, cols, xorOf, atom, r, c) ==
+                    unwrap(layout.offset({r, c})));
+      }
+}
+
 TEST_CASE("affine layouts and their bridges to linear ones",
           "[layout][shared]") {
   auto padded = unwrap(AffineLayout::padded({64, 32}, 8));

@@ -93,9 +93,11 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
       std::string name = alloc.getName().str();
       std::string what = func.getName().str() + " / " + name + ": ";
       Type elem = type.getElementType();
-      int64_t elemBytes = std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
+      int64_t elemBytes =
+          std::max<int64_t>(1, elem.getIntOrFloatBitWidth() / 8);
       if (space == tile::MemorySpace::fragment) {
-        std::string title = what + "fragment " + shapeText(shape) + " " + elementName(elem);
+        std::string title =
+            what + "fragment " + shapeText(shape) + " " + elementName(elem);
         Attribute attr = alloc.getLayoutAttr();
         if (!attr) {
           alloc.emitWarning() << "fragment `" << name
@@ -103,9 +105,11 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
           return;
         }
         std::string error;
-        std::optional<LinearLayout> layout = simt::layoutFromAttr(attr, shape, error);
+        std::optional<LinearLayout> layout =
+            simt::layoutFromAttr(attr, shape, error);
         if (!layout) {
-          alloc.emitError() << "cannot read the layout of `" << name << "`: " << error;
+          alloc.emitError()
+              << "cannot read the layout of `" << name << "`: " << error;
           failedAny = true;
           return;
         }
@@ -119,13 +123,16 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
         };
         std::vector<std::string> caption = {
             std::to_string(size("lane") * size("warp")) + " threads (" +
-            std::to_string(size("warp")) + " warps of " + std::to_string(size("lane")) +
-            ") x " + std::to_string(size("register")) +
-            " registers; a cell reads T<thread> over r<register>, coloured by warp"};
+            std::to_string(size("warp")) + " warps of " +
+            std::to_string(size("lane")) + ") x " +
+            std::to_string(size("register")) +
+            " registers; a cell reads T<thread> over r<register>, coloured by "
+            "warp"};
         if (layout->getNumFreeBits() > 0)
-          caption.push_back("each element is held " +
-                            std::to_string(int64_t(1) << layout->getNumFreeBits()) +
-                            " times (replicated bits); a cell shows its first holder");
+          caption.push_back(
+              "each element is held " +
+              std::to_string(int64_t(1) << layout->getNumFreeBits()) +
+              " times (replicated bits); a cell shows its first holder");
         for (const std::string &l : lines(layout->toString()))
           caption.push_back(l);
         llvm::Expected<SVGPicture> pic = fragmentSVG(*layout, title, caption);
@@ -146,6 +153,7 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
       }
       int64_t cols = shape.back(), rows = cells / std::max<int64_t>(cols, 1);
       XorSwizzle swizzle = gemm::readSwizzle(alloc);
+      int64_t atom = gemm::readSwizzleAtom(alloc);
       std::vector<std::string> caption;
       if (swizzle.bits) {
         // "128B": the width as TMA and wgmma name it.
@@ -153,28 +161,35 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
         if (auto attr = alloc->getAttrOfType<tile::SwizzleAttr>(
                 gemm::kSharedLayoutAttr))
           mode = std::to_string(16 << int(attr.getMode())) + "B";
-        caption.push_back("swizzled " + mode + ": element offset = Swizzle<" +
-                          std::to_string(swizzle.bits) + "," +
-                          std::to_string(swizzle.base) + "," +
-                          std::to_string(swizzle.shift) +
-                          ">(row-major offset), bits [" +
-                          std::to_string(swizzle.base) + ", " +
-                          std::to_string(swizzle.base + swizzle.bits) +
-                          ") XOR bits [" +
-                          std::to_string(swizzle.base + swizzle.shift) + ", " +
-                          std::to_string(swizzle.base + swizzle.shift + swizzle.bits) + ")");
+        caption.push_back(
+            "swizzled " + mode + ": element offset = Swizzle<" +
+            std::to_string(swizzle.bits) + "," + std::to_string(swizzle.base) +
+            "," + std::to_string(swizzle.shift) +
+            ">(row-major offset), bits [" + std::to_string(swizzle.base) +
+            ", " + std::to_string(swizzle.base + swizzle.bits) +
+            ") XOR bits [" + std::to_string(swizzle.base + swizzle.shift) +
+            ", " + std::to_string(swizzle.base + swizzle.shift + swizzle.bits) +
+            ")");
+        if (atom)
+          caption.push_back("in atoms of " + std::to_string(atom) +
+                            " columns, each stored whole (rows x " +
+                            std::to_string(atom) +
+                            ") and swizzled on its own offset");
       } else {
         caption.push_back("row-major, not swizzled");
       }
       caption.push_back(std::to_string(elemBytes) +
-                        "-byte elements; a cell shows its 4-byte bank, (byte offset / 4) % 32");
+                        "-byte elements; a cell shows its 4-byte bank, (byte "
+                        "offset / 4) % 32");
       if (auto stages = alloc->getAttrOfType<IntegerAttr>("tile.num_stages"))
         caption.push_back("a ring of " + std::to_string(stages.getInt()) +
                           " stages (T.Pipelined); every stage has this layout");
-      std::string title = what + "shared " + shapeText(shape) + " " + elementName(elem);
+      std::string title =
+          what + "shared " + shapeText(shape) + " " + elementName(elem);
       pictures.push_back(sharedBanksSVG(
-          title, caption, rows, cols, elemBytes,
-          [&](int64_t r, int64_t c) { return swizzle.apply(r * cols + c); }));
+          title, caption, rows, cols, elemBytes, [&](int64_t r, int64_t c) {
+            return gemm::swizzledOffset(rows, cols, swizzle, atom, r, c);
+          }));
     });
   });
   // T.Parallel loops: which thread runs which iteration (the same picture,
@@ -189,7 +204,8 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
       for (int64_t e : extents)
         cells *= e;
       std::string title = func.getName().str() + " / T.Parallel(" +
-                          shapeText(extents) + ") at " + simt::formatLoc(loop.getLoc());
+                          shapeText(extents) + ") at " +
+                          simt::formatLoc(loop.getLoc());
       if (!attr || cells > kMaxCells)
         return;
       if (std::optional<int64_t> vec = simt::stridedVec(attr)) {
@@ -198,7 +214,8 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
         return;
       }
       std::string error;
-      std::optional<LinearLayout> layout = simt::layoutFromAttr(attr, extents, error);
+      std::optional<LinearLayout> layout =
+          simt::layoutFromAttr(attr, extents, error);
       if (!layout)
         return;
       std::vector<std::string> caption = {
@@ -217,7 +234,8 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
   if (failedAny)
     return failure();
   if (pictures.empty()) {
-    module.emitError() << "no fragment, shared buffer or T.Parallel loop to draw";
+    module.emitError()
+        << "no fragment, shared buffer or T.Parallel loop to draw";
     return failure();
   }
   std::string heading = "tilec layouts";

@@ -122,6 +122,37 @@ LogicalResult collectLaunchInfo(ModuleOp module,
         launch.dynamicSharedBytes = unsigned(shared.getInt());
       for (unsigned p = 0; p < fn.params.size(); ++p)
         launch.args.push_back(header::KernelArg::ofParam(p));
+      // Arguments past the prim_func's: TMA descriptors the lowering
+      // appended (passes/PipelineTma.cpp), built by the header.
+      for (unsigned i = fn.params.size(); i < k.getNumArguments(); ++i) {
+        auto desc = k.getArgAttrOfType<DictionaryAttr>(i, "tile.tensor_map");
+        auto tensor = desc ? desc.getAs<IntegerAttr>("tensor") : IntegerAttr();
+        auto box = desc ? dyn_cast_or_null<DenseI64ArrayAttr>(desc.get("box"))
+                        : DenseI64ArrayAttr();
+        auto swizzle = desc ? desc.getAs<IntegerAttr>("swizzle") : IntegerAttr();
+        if (!tensor || !box || !swizzle ||
+            tensor.getInt() >= int64_t(fn.params.size()))
+          return k.emitError() << "internal: kernel argument " << i
+                               << " is neither a parameter nor a tensor map";
+        header::TensorMap map;
+        map.tensor = unsigned(tensor.getInt());
+        for (int64_t d : box.asArrayRef())
+          map.boxDims.push_back(unsigned(d));
+        switch (swizzle.getInt()) {
+        case 32:
+          map.swizzle = header::TensorMap::Swizzle::B32;
+          break;
+        case 64:
+          map.swizzle = header::TensorMap::Swizzle::B64;
+          break;
+        case 128:
+          map.swizzle = header::TensorMap::Swizzle::B128;
+          break;
+        default:
+          map.swizzle = header::TensorMap::Swizzle::None;
+        }
+        launch.args.push_back(header::KernelArg::ofTensorMap(std::move(map)));
+      }
       for (const KernelResources &r : resources)
         if (r.name == entry) {
           launch.resources.registers = r.registers;

@@ -180,21 +180,32 @@ def Tile_SwizzleAttr : AttrDef<Tile_Dialect, "Swizzle"> {
     - `xor = [bits, base, shift]`: the same swizzle as CUTLASS's
       Swizzle<bits, base, shift> on the row-major *element* offset `o`:
       `o ^ (((o >> (base + shift)) & (2^bits - 1)) << base)`, `bits` being
-      the mode's (1, 2, 3); absent for `none`.
+      the mode's (1, 2, 3); absent for `none`;
+    - `atom = W` (wgmma / TMA operands): the columns are cut into atoms of
+      `W` elements (one swizzle wide), each atom a `rows x W` tile stored
+      whole after the previous one and swizzled as above on its own
+      offset: the canonical layout wgmma's descriptors and TMA's 128-,
+      64- and 32-byte swizzles name (element (r, c) at
+      `(c / W) * rows * W + xor(r * W + c % W)`). Absent when the row is
+      one atom wide.
 
     ```mlir
     %As = tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<b64, xor = [2, 3, 3]>}
         : memref<128x32xf16, #tile.space<shared>>
+    %Bs = tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 3], atom = 64>}
+        : memref<64x256xf16, #tile.space<shared>>
     ```
   }];
   let parameters = (ins
     EnumParameter<Tile_SwizzleMode>:$mode,
     DefaultValuedParameter<"int32_t", "0">:$bits,
     DefaultValuedParameter<"int32_t", "0">:$base,
-    DefaultValuedParameter<"int32_t", "0">:$shift
+    DefaultValuedParameter<"int32_t", "0">:$shift,
+    DefaultValuedParameter<"int64_t", "0">:$atom
   );
   let assemblyFormat = [{
-    `<` $mode (`,` `xor` `=` `[` $bits^ `,` $base `,` $shift `]`)? `>`
+    `<` $mode (`,` `xor` `=` `[` $bits^ `,` $base `,` $shift `]`)?
+        (`,` `atom` `=` $atom^)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

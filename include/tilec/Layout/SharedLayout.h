@@ -48,6 +48,16 @@ struct XorSwizzle {
   llvm::Expected<LinearLayout> toLinear(int32_t log2Size) const;
 };
 
+/// The element offset, within a rows x cols tile, of element (r, c) when
+/// the columns are cut into atoms of `atom` columns (0: the row is one
+/// atom), each atom stored whole after the previous one with `swizzle`
+/// applied to its own row-major offset: the layout
+/// SharedLayout::swizzledAtoms describes, as one formula the lowering can
+/// emit.
+int64_t atomSwizzledOffset(int64_t rows, int64_t cols,
+                           const XorSwizzle &swizzle, int64_t atom, int64_t r,
+                           int64_t c);
+
 class SharedLayout {
 public:
   /// Plain row-major (any extents).

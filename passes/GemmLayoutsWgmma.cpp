@@ -1,0 +1,227 @@
+//===- GemmLayoutsWgmma.cpp - Layout decisions of the wgmma GEMM path -----===//
+//
+// Part of tile-infer-layouts on chips whose table offers warpgroup MMA
+// (sm_90a). A kernel takes wgmma when every one of its gemms can
+// (wgmmaFits); otherwise all of them keep mma.sync, so that a fragment
+// one gemm writes and another reads has one layout family. Per tile.gemm:
+//  1. the warpgroup split: computeWarpPartition with MmaKind::Wgmma (warps
+//     along M in fours), each warpgroup owning an mWG x nWG tile, mWG a
+//     multiple of 64 (m64 instructions stacked along M);
+//  2. the instruction: m64 nN k16 from the TargetInfo table with
+//     N = min(nWG, 256) (a power of two: the accumulator layout is linear);
+//  3. the accumulator: the wgmma D fragment tiled over the block
+//     (wgmmaTiledAccumulatorLayout), so epilogues follow it like any other;
+//  4. each shared operand: the canonical layout wgmma's descriptors read
+//     and TMA's swizzled boxes write (SharedLayout::swizzledAtoms): the
+//     widest swizzle of 128, 64 or 32 bytes that divides the row and on
+//     whose atoms every instruction's window starts (along K a window is
+//     16 elements inside an atom; along M or N it is whole atoms, so the
+//     descriptor's leading offset steps from atom to atom), recorded as
+//     `#tile.swizzle<mode, xor = [...], atom = W>`.
+// The lowering (LowerGemmWgmma.cpp) builds descriptors from exactly these
+// attributes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmLayouts.h"
+
+#include "tilec/Layout/MmaLayouts.h"
+
+#include "mlir/IR/Builders.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+
+namespace {
+
+struct WgmmaShape {
+  WarpPartition warps;
+  int64_t mWG = 0, nWG = 0, instrN = 0;
+  const MMAInstruction *instr = nullptr;
+};
+
+llvm::Expected<WgmmaShape> wgmmaShape(const TargetInfo &target,
+                                      GemmWarpPolicy policy, int64_t m,
+                                      int64_t n, int64_t k, Type in,
+                                      int64_t threads) {
+  auto fail = [](const Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
+  };
+  if (threads % 128)
+    return fail("wgmma needs whole warpgroups of 128 threads, the kernel "
+                "has " +
+                Twine(threads));
+  if (!in.isF16() && !in.isBF16())
+    return fail("wgmma here takes float16 or bfloat16 operands");
+  if (k % 16)
+    return fail("wgmma needs K a multiple of 16, got " + Twine(k));
+  llvm::Expected<WarpPartition> warps =
+      computeWarpPartition(policy, m, n, threads / 32, MmaKind::Wgmma);
+  if (!warps)
+    return warps.takeError();
+  WgmmaShape shape;
+  shape.warps = *warps;
+  int64_t groupsM = warps->warpsM / 4;
+  if (m % groupsM || n % warps->warpsN)
+    return fail("the warpgroup split does not divide the tile");
+  shape.mWG = m / groupsM;
+  shape.nWG = n / warps->warpsN;
+  if (shape.mWG % 64)
+    return fail("each warpgroup needs a multiple of 64 rows, got " +
+                Twine(shape.mWG));
+  shape.instrN = std::min<int64_t>(shape.nWG, 256);
+  if (!llvm::isPowerOf2_64(uint64_t(shape.instrN)) || shape.instrN < 8 ||
+      shape.nWG % shape.instrN)
+    return fail("each warpgroup's " + Twine(shape.nWG) +
+                " columns are not whole instructions of a power-of-two N");
+  MMAElementType type = in.isF16() ? MMAElementType::F16 : MMAElementType::BF16;
+  for (const MMAInstruction &instr : target.mmaInstructions())
+    if (instr.kind == MMAKind::Warpgroup && instr.a == type &&
+        instr.b == type && instr.acc == MMAElementType::F32 && instr.m == 64 &&
+        instr.k == 16 && instr.nStep && shape.instrN % instr.nStep == 0 &&
+        shape.instrN <= instr.n) {
+      shape.instr = &instr;
+      return shape;
+    }
+  return fail(target.chip() + " has no m64n" + Twine(shape.instrN) +
+              "k16 wgmma for these types");
+}
+
+/// The canonical layout of a rows x cols operand buffer; `kMajor`: its
+/// columns run along K (else along M or N, each instruction's window
+/// starting at multiples of `mnStep` columns).
+llvm::Expected<tile::SwizzleAttr> canonicalSwizzle(MLIRContext *ctx,
+                                                   MemRefType type, bool kMajor,
+                                                   int64_t mnStep) {
+  auto fail = [](const Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
+  };
+  if (type.getRank() != 2 || !type.hasStaticShape())
+    return fail("a wgmma operand is a static 2-D tile");
+  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  if (rows % 8 || !llvm::isPowerOf2_64(uint64_t(cols)))
+    return fail("a wgmma operand needs rows a multiple of 8 and a "
+                "power-of-two row length, got " +
+                Twine(rows) + "x" + Twine(cols));
+  for (int32_t bits : {3, 2, 1}) {
+    int64_t modeBytes = int64_t(16) << bits;
+    if (cols * elemBytes % modeBytes)
+      continue;
+    int64_t width = modeBytes / elemBytes;
+    if (kMajor ? width % 16 : mnStep % width)
+      continue;
+    return tile::SwizzleAttr::get(ctx, tile::SwizzleMode(bits), bits,
+                                  llvm::Log2_64(16 / elemBytes),
+                                  /*shift=*/3, cols > width ? width : 0);
+  }
+  return fail("no 32-, 64- or 128-byte swizzle fits a row of " +
+              Twine(cols * elemBytes) + " bytes");
+}
+
+std::string text(llvm::Error err) { return llvm::toString(std::move(err)); }
+
+} // namespace
+
+bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
+                     int64_t threads, std::string &why) {
+  llvm::DenseMap<Operation *, tile::SwizzleAttr> chosen;
+  WalkResult walk = kernel->walk([&](tile::GemmOp gemm) {
+    auto a = gemm.getA().getDefiningOp<tile::AllocOp>();
+    auto b = gemm.getB().getDefiningOp<tile::AllocOp>();
+    auto c = gemm.getC().getDefiningOp<tile::AllocOp>();
+    auto space = [](tile::AllocOp alloc) {
+      return tile::getMemorySpace(cast<MemRefType>(alloc.getType()));
+    };
+    if (!a || !b || !c || space(a) != tile::MemorySpace::shared ||
+        space(b) != tile::MemorySpace::shared ||
+        space(c) != tile::MemorySpace::fragment) {
+      why = "a T.gemm reads A from registers";
+      return WalkResult::interrupt();
+    }
+    auto aType = cast<MemRefType>(a.getType());
+    auto bType = cast<MemRefType>(b.getType());
+    auto cType = cast<MemRefType>(c.getType());
+    Type in = aType.getElementType();
+    if (aType.getRank() != 2 || bType.getRank() != 2 || cType.getRank() != 2 ||
+        in != bType.getElementType() || !cType.getElementType().isF32()) {
+      why = "a T.gemm's operands are not 2-D tiles of one input type with "
+            "a float32 accumulator";
+      return WalkResult::interrupt();
+    }
+    if (!onlyGemmUses(a) || !onlyGemmUses(b)) {
+      why = "a shared operand has users other than copies into it and "
+            "T.gemm";
+      return WalkResult::interrupt();
+    }
+    int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+    int64_t k = aType.getDimSize(gemm.getTransposeA() ? 0 : 1);
+    llvm::Expected<WgmmaShape> shape =
+        wgmmaShape(target, toPolicy(gemm.getPolicy()), m, n, k, in, threads);
+    if (!shape) {
+      why = text(shape.takeError());
+      return WalkResult::interrupt();
+    }
+    auto pick = [&](tile::AllocOp alloc, bool kMajor, int64_t mnStep) -> bool {
+      llvm::Expected<tile::SwizzleAttr> attr = canonicalSwizzle(
+          gemm.getContext(), cast<MemRefType>(alloc.getType()), kMajor, mnStep);
+      if (!attr) {
+        why = text(attr.takeError());
+        return false;
+      }
+      auto [it, inserted] = chosen.try_emplace(alloc, *attr);
+      if (!inserted && it->second != *attr) {
+        why = "two T.gemms read `" + alloc.getName().str() +
+              "` in different orders";
+        return false;
+      }
+      return true;
+    };
+    if (!pick(a, !gemm.getTransposeA(), 64) ||
+        !pick(b, gemm.getTransposeB(), shape->instrN))
+      return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted();
+}
+
+FailureOr<gemm::AccumulatorPlan>
+gemm::planWgmma(tile::GemmOp gemm, const TargetInfo &target, int64_t m,
+                int64_t n, int64_t k, Type in, int64_t threads) {
+  llvm::Expected<WgmmaShape> shape =
+      wgmmaShape(target, toPolicy(gemm.getPolicy()), m, n, k, in, threads);
+  if (!shape)
+    return gemm.emitError()
+           << "T.gemm on the wgmma path: " << text(shape.takeError());
+  gemm->setAttr(tile::MmaAttr::getAttrName(),
+                tile::MmaAttr::get(gemm.getContext(), tile::MmaKind::wgmma,
+                                   shape->instr->opName, 64, shape->instrN, 16,
+                                   shape->warps.warpsM, shape->warps.warpsN,
+                                   tile::OperandSource::shared,
+                                   tile::OperandSource::shared, /*kPack=*/1));
+  llvm::Expected<LinearLayout> acc =
+      wgmmaTiledAccumulatorLayout(m, n, shape->warps, shape->instrN);
+  if (!acc)
+    return gemm.emitError()
+           << "no wgmma accumulator layout: " << text(acc.takeError());
+  return AccumulatorPlan{
+      std::move(*acc), "the wgmma accumulator layout for " +
+                           std::to_string(shape->warps.warpsM / 4) + "x" +
+                           std::to_string(shape->warps.warpsN) + " warpgroups"};
+}
+
+FailureOr<tile::SwizzleAttr> gemm::wgmmaSwizzle(tile::GemmOp gemm, bool isA) {
+  tile::MmaAttr mma = readMma(gemm);
+  Value buffer = isA ? gemm.getA() : gemm.getB();
+  bool kMajor = isA ? !gemm.getTransposeA() : gemm.getTransposeB();
+  llvm::Expected<tile::SwizzleAttr> attr =
+      canonicalSwizzle(gemm.getContext(), cast<MemRefType>(buffer.getType()),
+                       kMajor, isA ? 64 : mma.getN());
+  if (!attr)
+    return gemm.emitError()
+           << "T.gemm on the wgmma path: " << text(attr.takeError());
+  return *attr;
+}

@@ -1,0 +1,296 @@
+//===- LowerGemmWgmma.cpp - tile-lower-simt: T.gemm on wgmma --------------===//
+//
+// Applies the wgmma decisions of GemmLayoutsWgmma.cpp inside an outlined
+// kernel. Warpgroup g (threads 128g .. 128g + 127) owns the mWG x nWG tile
+// at (g % groupsM, g / groupsM) of the accumulator; it issues, per k-step
+// of 16, one `wgmma.mma_async.m64nNk16` per (m64 block, N block) of its
+// tile, reading both operands from shared memory through descriptors:
+//
+//   desc = (addr >> 4) | (LBO >> 4) << 16 | (SBO >> 4) << 32 | mode << 62
+//
+// for the buffer's canonical layout (`#tile.swizzle<mode, ..., atom = W>`:
+// W columns per atom, every atom rows x W, 8 rows of an atom = one swizzle
+// period): along K the window of a k-step is 16 columns inside an atom
+// (its start address moves by 32 bytes per step; the hardware applies the
+// swizzle to address bits, which is why buffers are aligned to the period);
+// along M or N the instruction spans atoms at LBO = rows * W * elemBytes
+// (MN-major) and groups of 8 rows at SBO = 8 * W * elemBytes.
+//
+// The accumulator registers: the layout recorded on C is checked, thread
+// by thread, to hold in register regOf[instr][i] what wgmma's D fragment
+// puts in its register i; the registers are gathered into the struct the
+// instruction takes and scattered back after `wgmma.wait_group 0`. Each
+// value read back passes through an empty volatile asm placed after the
+// wait, so no use of an accumulator is scheduled before the wait (the
+// instruction writes its registers asynchronously; only the wait orders
+// that, and the compiler sees no dependence between the two).
+//
+// Operands written through the generic proxy (st.shared, cp.async) must be
+// made visible to the async proxy wgmma reads through
+// (`fence.proxy.async.shared::cta`) by the writing threads before the
+// barrier that publishes them; the caller says whether it did (the
+// pipeliner places the fence before its barrier), else the fence and a
+// barrier are emitted here.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GemmLayouts.h"
+#include "GemmLowering.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+
+Value cIdx(OpBuilder &b, Location loc, int64_t v) {
+  return arith::ConstantIndexOp::create(b, loc, v);
+}
+
+FailureOr<WgmmaOperand> describe(tile::GemmOp op, Value buffer, bool kMajor) {
+  Operation *alloc = buffer.getDefiningOp();
+  auto attr =
+      alloc ? alloc->getAttrOfType<tile::SwizzleAttr>(gemm::kSharedLayoutAttr)
+            : tile::SwizzleAttr();
+  auto type = cast<MemRefType>(buffer.getType());
+  if (!attr || attr.getMode() == tile::SwizzleMode::none)
+    return op.emitError("T.gemm on the wgmma path: the shared operand has no "
+                        "canonical swizzle (tile.swizzle)");
+  WgmmaOperand d;
+  d.kMajor = kMajor;
+  d.elemBytes = type.getElementTypeBitWidth() / 8;
+  d.rows = type.getShape().take_back(2)[0];
+  int64_t cols = type.getShape().take_back(2)[1];
+  d.width = attr.getAtom() ? attr.getAtom() : cols;
+  d.mode = 4 - int64_t(attr.getMode());
+  if (d.width * d.elemBytes != (int64_t(16) << int64_t(attr.getMode())))
+    return op.emitError("T.gemm on the wgmma path: an atom of ")
+           << d.width << " columns is not one " << attr << " swizzle wide";
+  return d;
+}
+
+} // namespace
+
+FailureOr<WgmmaGemm> WgmmaGemm::create(KernelLowering &kernel,
+                                       tile::GemmOp op) {
+  WgmmaGemm g(kernel, op);
+  tile::MmaAttr mma = gemm::readMma(op);
+  g.acc = kernel.fragment(op.getC());
+  if (!g.acc)
+    return op.emitError("T.gemm: the accumulator is not a lowered fragment");
+  auto cType = cast<MemRefType>(op.getC().getType());
+  auto aType = cast<MemRefType>(op.getA().getType());
+  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
+  g.kDim = aType.getDimSize(op.getTransposeA() ? 0 : 1);
+  g.groupsM = mma.getWarpsM() / 4;
+  g.groupsN = mma.getWarpsN();
+  g.instrN = mma.getN();
+  if (mma.getWarpsM() % 4 || m % g.groupsM || n % g.groupsN ||
+      kernel.getThreads() != 128 * g.groupsM * g.groupsN)
+    return op.emitError() << "T.gemm on the wgmma path: the warp split "
+                          << mma.getWarpsM() << "x" << mma.getWarpsN()
+                          << " is not whole warpgroups of this "
+                          << kernel.getThreads() << "-thread kernel";
+  g.mWG = m / g.groupsM;
+  g.nWG = n / g.groupsN;
+  if (g.mWG % 64 || g.nWG % g.instrN || g.kDim % 16)
+    return op.emitError("T.gemm on the wgmma path: the tile is not whole "
+                        "m64nNk16 instructions per warpgroup");
+  g.mBlocks = g.mWG / 64;
+  g.nBlocks = g.nWG / g.instrN;
+  FailureOr<WgmmaOperand> a = describe(op, op.getA(), !op.getTransposeA());
+  FailureOr<WgmmaOperand> b = describe(op, op.getB(), op.getTransposeB());
+  if (failed(a) || failed(b))
+    return failure();
+  g.descA = *a;
+  g.descB = *b;
+  if (failed(g.mapRegisters()))
+    return failure();
+  return g;
+}
+
+LogicalResult WgmmaGemm::mapRegisters() {
+  const Layout &layout = acc->layout;
+  int64_t perInstr = instrN / 2;
+  regOf.assign(mBlocks * nBlocks * perInstr, -1);
+  for (int64_t t = 0; t < kernel->getThreads(); ++t) {
+    int64_t g = t / 128, w = (t % 128) / 32, l = t % 32;
+    int64_t gm = g % groupsM, gn = g / groupsM;
+    for (int64_t mb = 0; mb < mBlocks; ++mb)
+      for (int64_t nb = 0; nb < nBlocks; ++nb)
+        for (int64_t i = 0; i < perInstr; ++i) {
+          int64_t row = gm * mWG + mb * 64 + w * 16 + l / 4 + 8 * ((i / 2) % 2);
+          int64_t col =
+              gn * nWG + nb * instrN + (i / 4) * 8 + (l % 4) * 2 + (i % 2);
+          int64_t r = layout.findRegister(t, layout.flatten({row, col}));
+          int64_t &slot = regOf[(mb * nBlocks + nb) * perInstr + i];
+          if (r < 0 || (slot >= 0 && slot != r))
+            return op.emitError()
+                   << "T.gemm on the wgmma path: the layout of `" << acc->name
+                   << "` does not hold the wgmma accumulator fragment (thread "
+                   << t << ", element (" << row << ", " << col << "))";
+          slot = r;
+        }
+  }
+  return success();
+}
+
+/// The descriptor of the slot's window at (0, 0) shifted by `wgOffset`
+/// bytes (this warpgroup's part of the operand).
+Value WgmmaGemm::descriptorBase(OpBuilder &b, SharedSlot slot,
+                                const WgmmaOperand &d, Value wgOffset) {
+  Value shared = castToWorkgroup(b, loc, slot.buffer);
+  SmallVector<Value, 3> at;
+  if (slot.stage)
+    at.push_back(slot.stage);
+  at.append({cIdx(b, loc, 0), cIdx(b, loc, 0)});
+  Value ptr = sharedElementPointer(b, loc, shared, at,
+                                   kernel->getOptions().indexBitwidth);
+  Type i64 = b.getI64Type();
+  Value addr = LLVM::PtrToIntOp::create(b, loc, i64, ptr);
+  addr = arith::AddIOp::create(
+      b, loc, addr, arith::IndexCastOp::create(b, loc, i64, wgOffset));
+  Value start = arith::ShRUIOp::create(
+      b, loc,
+      arith::AndIOp::create(b, loc, addr,
+                            arith::ConstantIntOp::create(b, loc, i64, 0x3FFFF)),
+      arith::ConstantIntOp::create(b, loc, i64, 4));
+  return arith::OrIOp::create(
+      b, loc, start,
+      arith::ConstantIntOp::create(b, loc, i64, int64_t(d.fields())));
+}
+
+void WgmmaGemm::setUp(OpBuilder &b) {
+  // This warpgroup's corner of the operands, in bytes.
+  Value tid = kernel->threadId();
+  Value group = arith::DivUIOp::create(b, loc, tid, cIdx(b, loc, 128));
+  Value gm = arith::RemUIOp::create(b, loc, group, cIdx(b, loc, groupsM));
+  Value gn = arith::DivUIOp::create(b, loc, group, cIdx(b, loc, groupsM));
+  wgA = arith::MulIOp::create(b, loc, gm, cIdx(b, loc, descA.offset(mWG, 0)));
+  wgB = arith::MulIOp::create(b, loc, gn, cIdx(b, loc, descB.offset(nWG, 0)));
+}
+
+Type WgmmaGemm::structType(MLIRContext *ctx) const {
+  return LLVM::LLVMStructType::getLiteral(
+      ctx, SmallVector<Type>(instrN / 2, Float32Type::get(ctx)));
+}
+
+SmallVector<Value> WgmmaGemm::loadAccumulators(OpBuilder &b) {
+  Type f32 = b.getF32Type();
+  int64_t perInstr = instrN / 2;
+  Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
+  SmallVector<Value> accs;
+  for (int64_t instr = 0; instr < mBlocks * nBlocks; ++instr) {
+    Value s = LLVM::UndefOp::create(b, loc, structType(b.getContext()));
+    for (int64_t i = 0; i < perInstr; ++i) {
+      Value v =
+          op.getClearAccum()
+              ? zero
+              : kernel->loadRegister(b, loc, *acc, regOf[instr * perInstr + i]);
+      s = LLVM::InsertValueOp::create(b, loc, s, v, i);
+    }
+    accs.push_back(s);
+  }
+  return accs;
+}
+
+void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
+                      MutableArrayRef<Value> accs) {
+  MLIRContext *ctx = b.getContext();
+  Value baseA = descriptorBase(b, a, descA, wgA);
+  Value baseB = descriptorBase(b, bSlot, descB, wgB);
+  Type i64 = b.getI64Type();
+  auto at = [&](Value base, int64_t bytes) -> Value {
+    if (!bytes)
+      return base;
+    return arith::AddIOp::create(
+        b, loc, base, arith::ConstantIntOp::create(b, loc, i64, bytes >> 4));
+  };
+  Type in = cast<MemRefType>(op.getA().getType()).getElementType();
+  auto type = in.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
+  auto layoutA = descA.kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
+  auto layoutB = descB.kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+  Type st = structType(ctx);
+  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  for (int64_t k0 = 0; k0 < kDim; k0 += 16)
+    for (int64_t mb = 0; mb < mBlocks; ++mb)
+      for (int64_t nb = 0; nb < nBlocks; ++nb) {
+        Value da = at(baseA, descA.offset(mb * 64, k0));
+        Value db = at(baseB, descB.offset(nb * instrN, k0));
+        Value &d = accs[mb * nBlocks + nb];
+        d = NVVM::WgmmaMmaAsyncOp::create(
+            b, loc, st, d, da, db,
+            NVVM::MMAShapeAttr::get(ctx, 64, int(instrN), 16), type, type,
+            NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
+            /*satfinite=*/nullptr);
+      }
+  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+}
+
+void WgmmaGemm::wait(OpBuilder &b, int64_t pending) {
+  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+}
+
+void WgmmaGemm::storeAccumulators(OpBuilder &b, ValueRange accs) {
+  Type f32 = b.getF32Type();
+  int64_t perInstr = instrN / 2;
+  for (int64_t instr = 0; instr < mBlocks * nBlocks; ++instr)
+    for (int64_t i = 0; i < perInstr; ++i) {
+      Value v = LLVM::ExtractValueOp::create(b, loc, accs[instr], i);
+      v = LLVM::InlineAsmOp::create(b, loc, f32, ValueRange{v}, "", "=f,0",
+                                    /*has_side_effects=*/true,
+                                    /*is_align_stack=*/false,
+                                    LLVM::tailcallkind::TailCallKind::None,
+                                    /*asm_dialect=*/nullptr,
+                                    /*operand_attrs=*/nullptr)
+              .getResult(0);
+      kernel->storeRegister(b, loc, *acc, regOf[instr * perInstr + i], v);
+    }
+}
+
+void WgmmaGemm::markOperands(OpBuilder &b, SharedSlot a, SharedSlot bSlot) {
+  // Descriptors address the swizzle by absolute address bits: the buffers
+  // start on a swizzle period (tile-plan-shared reads this).
+  for (Value buffer : {a.buffer, bSlot.buffer})
+    buffer.getDefiningOp()->setAttr(
+        "tile.align", b.getI64IntegerAttr(kWgmmaOperandAlignment));
+}
+
+LogicalResult simt::emitWgmmaGemm(KernelLowering &kernel, OpBuilder &b,
+                                  tile::GemmOp op, SharedSlot a,
+                                  SharedSlot bSlot, bool fenced) {
+  FailureOr<WgmmaGemm> gemm = WgmmaGemm::create(kernel, op);
+  if (failed(gemm))
+    return failure();
+  gemm->markOperands(b, a, bSlot);
+  if (!fenced) {
+    NVVM::FenceProxyOp::create(
+        b, op.getLoc(),
+        NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(b.getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    gpu::BarrierOp::create(b, op.getLoc());
+  }
+  gemm->setUp(b);
+  SmallVector<Value> accs = gemm->loadAccumulators(b);
+  gemm->issue(b, a, bSlot, accs);
+  gemm->wait(b, 0);
+  gemm->storeAccumulators(b, accs);
+  return success();
+}
+
+LogicalResult simt::lowerWgmmaGemm(KernelLowering &kernel, tile::GemmOp op) {
+  OpBuilder b(op);
+  if (failed(emitWgmmaGemm(kernel, b, op, SharedSlot{op.getA(), Value()},
+                           SharedSlot{op.getB(), Value()},
+                           /*fenced=*/false)))
+    return failure();
+  op.erase();
+  return success();
+}
