@@ -24,6 +24,7 @@
 #include "tilec/Passes/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "llvm/Support/Debug.h"
 
@@ -64,6 +65,20 @@ struct TileFastMath : tilec::impl::TileFastMathBase<TileFastMath> {
         return;
       op->setAttr(op.getFastMathAttrName(),
                   arith::FastMathFlagsAttr::get(&getContext(), old | wanted));
+      ++changed;
+    });
+    // The maxnum / minnum intrinsics tile-lower-simt makes of arith's.
+    constexpr LLVM::FastmathFlags llvmWanted = LLVM::FastmathFlags::arcp |
+                                               LLVM::FastmathFlags::contract |
+                                               LLVM::FastmathFlags::afn;
+    getOperation()->walk([&](LLVM::FastmathFlagsInterface op) {
+      LLVM::FastmathFlags old = LLVM::FastmathFlags::none;
+      if (LLVM::FastmathFlagsAttr attr = op.getFastmathAttr())
+        old = attr.getValue();
+      if ((old & llvmWanted) == llvmWanted || !isOnDevice(op))
+        return;
+      op->setAttr(op.getFastmathAttrName(),
+                  LLVM::FastmathFlagsAttr::get(&getContext(), old | llvmWanted));
       ++changed;
     });
     LLVM_DEBUG(llvm::dbgs()

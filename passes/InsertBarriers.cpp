@@ -2,7 +2,7 @@
 //-------===//
 //
 // Algorithm: walk every kernel (tile.kernel or gpu.func) and collect the
-// tile-level ops that write shared memory: copies and fills into a shared
+// tile-level ops that write shared memory: copies, fills and scans into a shared
 // buffer, T.Parallel loops whose body stores (or atomically adds) to one,
 // atomic adds on one. Put a tile.barrier right before each (write after
 // read: earlier readers are done; in a loop, the previous iteration's
@@ -43,6 +43,8 @@ bool writesShared(Operation *op) {
     return isShared(fill.getDst());
   if (auto atomic = dyn_cast<tile::AtomicAddOp>(op))
     return isShared(atomic.getDst());
+  if (auto scan = dyn_cast<tile::ScanOp>(op))
+    return isShared(scan.getDst());
   if (auto loop = dyn_cast<tile::ParallelOp>(op)) {
     bool writes = false;
     loop.getBody()->walk([&](Operation *inner) {

@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -117,8 +118,10 @@ LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
         arith::AndIOp::create(b, loc, kernel.threadId(),
                               constIndex(b, loc, replicas)),
         constIndex(b, loc, 0));
+  SmallVector<IRMapping> clones;
   for (int64_t r = 0; r < layout.numRegisters(); ++r) {
-    IRMapping mapping;
+    clones.emplace_back();
+    IRMapping &mapping = clones.back();
     for (auto [iv, coord] : llvm::zip(ivs, kernel.coords(b, loc, layout, r)))
       mapping.map(iv, coord);
     for (Operation &op : loop.getBody()->without_terminator())
@@ -133,6 +136,33 @@ LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
                                     /*withElseRegion=*/false);
       clone->moveBefore(ifOp.thenBlock()->getTerminator());
     }
+  }
+  // Runs of registers holding consecutive elements along the last
+  // dimension: their global and shared accesses become vectors.
+  int64_t run = 1, numRegs = layout.numRegisters();
+  auto coordOf = [&](int64_t r) { return layout.unflatten(layout.regFlat(r)); };
+  while (run * 2 <= numRegs && run * 2 <= 16) {
+    bool consecutive = true;
+    for (int64_t r0 = 0; r0 < numRegs && consecutive; r0 += run * 2)
+      for (int64_t v = 0; v < run * 2 && consecutive; ++v) {
+        SmallVector<int64_t> expect = coordOf(r0);
+        expect.back() += v;
+        consecutive = coordOf(r0 + v) == expect;
+      }
+    if (!consecutive)
+      break;
+    run *= 2;
+  }
+  // Thread bits among the run's would permute its elements.
+  size_t lastDim = layout.rank() - 1;
+  if (run > 1 && !ivs.empty() &&
+      (layout.threadMask(lastDim) & (run - 1)) == 0) {
+    SmallVector<Operation *> body;
+    for (Operation &op : loop.getBody()->without_terminator())
+      body.push_back(&op);
+    for (int64_t r0 = 0; r0 < numRegs; r0 += run)
+      formRowVectors(body, loop.getBody(), ivs.back(),
+                     ArrayRef<IRMapping>(clones).slice(r0, run));
   }
   loop.erase();
   return success();
@@ -153,6 +183,47 @@ SmallVector<Value> delinearize(OpBuilder &b, Location loc, Value flat,
     stride *= extents[d];
   }
   return coords;
+}
+
+/// The ops of `body` (and of the regions nested in them) that `value`
+/// depends on; false when one of them touches memory.
+bool pureSlice(Block *body, Value value, DenseSet<Operation *> &slice) {
+  SmallVector<Value> work{value};
+  while (!work.empty()) {
+    Operation *def = work.pop_back_val().getDefiningOp();
+    if (!def)
+      continue; // an induction variable or a value from outside
+    Operation *top = body->findAncestorOpInBlock(*def);
+    if (!top || !slice.insert(top).second)
+      continue;
+    if (!isMemoryEffectFree(top))
+      return false;
+    top->walk([&](Operation *inner) {
+      for (Value operand : inner->getOperands())
+        work.push_back(operand);
+    });
+  }
+  return true;
+}
+
+/// The top-level `if` statements of a T.Parallel body that guard its work
+/// with a condition computed without touching memory (bounds checks such
+/// as `if r < M and c < N:`): no results, no else branch. Their conditions
+/// may be evaluated for a whole vector of iterations up front.
+SmallVector<scf::IfOp> hoistableGuards(Block *body,
+                                       DenseSet<Operation *> &slice) {
+  SmallVector<scf::IfOp> guards;
+  for (Operation &op : body->without_terminator()) {
+    auto ifOp = dyn_cast<scf::IfOp>(op);
+    if (!ifOp || ifOp.getNumResults() || !ifOp.getElseRegion().empty())
+      continue;
+    DenseSet<Operation *> mine;
+    if (pureSlice(body, ifOp.getCondition(), mine) && !mine.contains(ifOp)) {
+      guards.push_back(ifOp);
+      slice.insert(mine.begin(), mine.end());
+    }
+  }
+  return guards;
 }
 
 LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
@@ -186,12 +257,61 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
   Location loc = loop.getLoc();
   auto ivs = loop.getInductionVars();
 
-  auto emitIteration = [&](OpBuilder &b, ArrayRef<Value> coords) {
+  // Bounds checks in the body: a vector whose iterations all pass them
+  // runs with the checks dropped (its accesses side by side, which LLVM's
+  // load/store vectorizer merges into one 16-byte access per operand);
+  // the others, at the edges of the tensor, check every element.
+  DenseSet<Operation *> conditionOps;
+  SmallVector<scf::IfOp> guards;
+  if (vec > 1)
+    guards = hoistableGuards(loop.getBody(), conditionOps);
+  // One iteration; with `inlineGuards` the guards' bodies run unchecked.
+  auto emitIteration = [&](OpBuilder &b, ArrayRef<Value> coords,
+                           bool inlineGuards = false) -> IRMapping {
     IRMapping mapping;
     for (auto [iv, coord] : llvm::zip(ivs, coords))
       mapping.map(iv, coord);
-    for (Operation &op : loop.getBody()->without_terminator())
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      auto ifOp = dyn_cast<scf::IfOp>(op);
+      if (inlineGuards && ifOp && llvm::is_contained(guards, ifOp)) {
+        for (Operation &inner : ifOp.thenBlock()->without_terminator())
+          b.clone(inner, mapping);
+        continue;
+      }
       b.clone(op, mapping);
+    }
+    return mapping;
+  };
+  // The ops of one iteration in order, with the guards' bodies inlined.
+  auto iterationOps = [&](bool inlineGuards) {
+    SmallVector<Operation *> ops;
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      auto ifOp = dyn_cast<scf::IfOp>(op);
+      if (inlineGuards && ifOp && llvm::is_contained(guards, ifOp)) {
+        for (Operation &inner : ifOp.thenBlock()->without_terminator())
+          ops.push_back(&inner);
+        continue;
+      }
+      ops.push_back(&op);
+    }
+    return ops;
+  };
+  // Whether every guard passes for each of `coords`' iterations.
+  auto allPass = [&](OpBuilder &b, ArrayRef<SmallVector<Value>> coords) {
+    Value all;
+    for (const SmallVector<Value> &c : coords) {
+      IRMapping mapping;
+      for (auto [iv, coord] : llvm::zip(ivs, c))
+        mapping.map(iv, coord);
+      for (Operation &op : loop.getBody()->without_terminator())
+        if (conditionOps.contains(&op))
+          b.clone(op, mapping);
+      for (scf::IfOp guard : guards) {
+        Value pass = mapping.lookupOrDefault(guard.getCondition());
+        all = all ? Value(arith::AndIOp::create(b, loc, all, pass)) : pass;
+      }
+    }
+    return all;
   };
   // A vector never crosses a row when vec divides the last extent: its
   // elements then differ in the last coordinate only, which keeps their
@@ -218,24 +338,49 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
       if (rowVectors)
         start = delinearize(vb, loc, base, extents);
       bool elementGuards = partial && total % vec != 0;
+      if (rowVectors && !elementGuards && !guards.empty()) {
+        SmallVector<SmallVector<Value>> coords;
+        for (int64_t v = 0; v < vec; ++v) {
+          coords.push_back(start);
+          if (v > 0)
+            coords.back().back() = arith::AddIOp::create(
+                vb, loc, start.back(), constIndex(vb, loc, v));
+        }
+        auto ifOp = scf::IfOp::create(vb, loc, allPass(vb, coords),
+                                      /*withElseRegion=*/true);
+        OpBuilder fast = OpBuilder::atBlockTerminator(ifOp.thenBlock());
+        OpBuilder slow = OpBuilder::atBlockTerminator(ifOp.elseBlock());
+        SmallVector<IRMapping> clones;
+        for (const SmallVector<Value> &c : coords) {
+          clones.push_back(emitIteration(fast, c, /*inlineGuards=*/true));
+          emitIteration(slow, c);
+        }
+        formRowVectors(iterationOps(true), loop.getBody(), ivs.back(), clones);
+        return;
+      }
+      SmallVector<IRMapping> clones;
       for (int64_t v = 0; v < vec; ++v) {
         Value flat = base;
         if (v > 0 && (elementGuards || !rowVectors))
           flat = arith::AddIOp::create(vb, loc, base, constIndex(vb, loc, v));
         auto iteration = [&](OpBuilder &eb) {
-          if (!rowVectors)
-            return emitIteration(eb, delinearize(eb, loc, flat, extents));
+          if (!rowVectors) {
+            emitIteration(eb, delinearize(eb, loc, flat, extents));
+            return;
+          }
           SmallVector<Value> coords(start);
           if (v > 0)
             coords.back() = arith::AddIOp::create(eb, loc, coords.back(),
                                                   constIndex(eb, loc, v));
-          emitIteration(eb, coords);
+          clones.push_back(emitIteration(eb, coords));
         };
         if (elementGuards)
           guarded(vb, flat, iteration);
         else
           iteration(vb);
       }
+      if (rowVectors && !elementGuards)
+        formRowVectors(iterationOps(false), loop.getBody(), ivs.back(), clones);
     };
     // When vec divides the total, a vector is wholly inside or outside.
     if (partial && total % vec == 0)

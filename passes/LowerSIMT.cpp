@@ -1,7 +1,7 @@
 //===- LowerSIMT.cpp - tile-lower-simt: tile ops in kernels to SIMT code --===//
 //
 // Algorithm, per gpu.func kernel:
-//  1. Reject what this lowering does not cover (tile.scan, mbarriers) with
+//  1. Reject what this lowering does not cover (mbarriers) with
 //     located errors.
 //  2. tile.for / tile.pipelined -> scf.for, unrolling `unroll` and
 //     `vectorized` loops with static bounds (so their induction variables
@@ -26,6 +26,8 @@
 #include "tilec/Passes/Passes.h"
 #include "tilec/Target/TargetInfo.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/Debug.h"
 
@@ -256,8 +258,16 @@ int64_t simt::knownDivisor(Value value) {
     return std::min(kMax, c & -c);
   }
   Operation *op = value.getDefiningOp();
-  if (!op)
+  if (!op) {
+    // An scf.for induction variable: lower bound + k * step.
+    auto arg = dyn_cast<BlockArgument>(value);
+    auto loop = arg ? dyn_cast<scf::ForOp>(arg.getOwner()->getParentOp())
+                    : scf::ForOp();
+    if (loop && loop.getInductionVar() == value)
+      return std::min(knownDivisor(loop.getLowerBound()),
+                      knownDivisor(loop.getStep()));
     return 1;
+  }
   if (isa<arith::MulIOp>(op))
     return std::min(kMax, knownDivisor(op->getOperand(0)) *
                               knownDivisor(op->getOperand(1)));
@@ -275,6 +285,10 @@ int64_t simt::knownDivisor(Value value) {
   if (isa<arith::IndexCastOp, arith::IndexCastUIOp, arith::ExtSIOp,
           arith::ExtUIOp>(op))
     return knownDivisor(op->getOperand(0));
+  // a mod b = a - b * (a / b): divisible by what divides both.
+  if (isa<arith::RemUIOp>(op))
+    return std::min(knownDivisor(op->getOperand(0)),
+                    knownDivisor(op->getOperand(1)));
   return 1;
 }
 
@@ -310,7 +324,7 @@ namespace {
 
 LogicalResult rejectUnsupported(gpu::GPUFuncOp func) {
   WalkResult walk = func.walk([&](Operation *op) {
-    if (isa<tile::ScanOp, tile::AllocBarrierOp>(op)) {
+    if (isa<tile::AllocBarrierOp>(op)) {
       op->emitError() << "'" << op->getName()
                       << "' is not supported by the SIMT lowering yet";
       return WalkResult::interrupt();
@@ -335,6 +349,33 @@ void allowContraction(gpu::GPUFuncOp func) {
   });
 }
 
+/// arith.maxnumf / minnumf as LLVM's maxnum / minnum intrinsics: the code
+/// emitter's arith-expand would otherwise turn each into a compare, a NaN
+/// test and two selects, where NVIDIA has max.f32 / max.f16 (the same
+/// semantics: a NaN operand yields the other one) and AMD v_max.
+void nativeMinMax(gpu::GPUFuncOp func) {
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (isa<arith::MaxNumFOp, arith::MinNumFOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    OpBuilder b(op);
+    Value lhs = op->getOperand(0), rhs = op->getOperand(1);
+    // arith's fast-math bits are LLVM's.
+    auto arithFlags = cast<arith::ArithFastMathInterface>(op).getFastMathFlagsAttr();
+    auto flags = LLVM::FastmathFlagsAttr::get(
+        op->getContext(),
+        LLVM::FastmathFlags(arithFlags ? uint32_t(arithFlags.getValue()) : 0));
+    Value result =
+        isa<arith::MaxNumFOp>(op)
+            ? Value(LLVM::MaxNumOp::create(b, op->getLoc(), lhs, rhs, flags))
+            : Value(LLVM::MinNumOp::create(b, op->getLoc(), lhs, rhs, flags));
+    op->getResult(0).replaceAllUsesWith(result);
+    op->erase();
+  }
+}
+
 /// Without asynchronous copies the planned rings are not built: their
 /// buffers stay single tiles, and say so to tile-plan-shared (whose
 /// diagnostics count `tile.num_stages` copies).
@@ -348,7 +389,10 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   if (!threads)
     return func.emitError()
            << "kernel '" << func.getName() << "' has no known block size";
-  if (failed(rejectUnsupported(func)) || failed(lowerLoops(func)))
+  if (failed(rejectUnsupported(func)))
+    return failure();
+  relaxRoundedMath(func);
+  if (failed(lowerLoops(func)))
     return failure();
   KernelLowering kernel(func, *threads, options);
   SmallVector<tile::AllocOp> allocs;
@@ -382,7 +426,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
     if (failed(lowerParallel(kernel, loop)))
       return failure();
   if (failed(lowerCopiesAndFills(kernel)) || failed(lowerReductions(kernel)) ||
-      failed(lowerMisc(kernel)))
+      failed(lowerScans(kernel, target)) || failed(lowerMisc(kernel)))
     return failure();
   for (auto &[allocOp, frag] : kernel.fragments()) {
     Operation *alloc = allocOp.getOperation();
@@ -399,6 +443,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
     return failure();
   if (options.fpContract)
     allowContraction(func);
+  nativeMinMax(func);
   return success();
 }
 

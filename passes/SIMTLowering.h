@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 
 #include <map>
 
@@ -129,6 +130,15 @@ buildStridedLoop(KernelLowering &kernel, mlir::OpBuilder &b, mlir::Location loc,
                                          mlir::ValueRange)>
                      body);
 
+/// Merges the clones (one IRMapping per consecutive iteration along the
+/// last dimension, a power of two of them, in a straight line) of each load
+/// and store in `body` (the ops of one T.Parallel iteration in order,
+/// `lastIv` its last induction variable) into vector accesses of up to 16
+/// bytes where that is provably aligned and legal (RowVectors.cpp).
+void formRowVectors(llvm::ArrayRef<mlir::Operation *> body,
+                    mlir::Block *parallelBody, mlir::Value lastIv,
+                    llvm::ArrayRef<mlir::IRMapping> clones);
+
 /// The threads of the block that run an op: [begin, begin + count).
 struct ThreadSpan {
   int64_t begin = 0;
@@ -152,6 +162,9 @@ void createBarrier(mlir::OpBuilder &b, tile::BarrierOp op);
 // The families, in the order the pass runs them
 //===----------------------------------------------------------------------===//
 
+/// Approximate exp / division (`afn`) in T.Parallel bodies whose results
+/// reach memory only rounded to fp16 / bf16 (NarrowMath.cpp).
+void relaxRoundedMath(mlir::gpu::GPUFuncOp func);
 /// tile.for and tile.pipelined to scf.for (unrolled where asked and static).
 mlir::LogicalResult lowerLoops(mlir::gpu::GPUFuncOp func);
 /// One tile.parallel, by its loop_layout.
@@ -161,6 +174,9 @@ mlir::LogicalResult lowerParallel(KernelLowering &kernel,
 mlir::LogicalResult lowerCopiesAndFills(KernelLowering &kernel);
 /// tile.reduce.
 mlir::LogicalResult lowerReductions(KernelLowering &kernel);
+/// tile.scan over shared buffers (LowerScan.cpp).
+mlir::LogicalResult lowerScans(KernelLowering &kernel,
+                               const TargetInfo &target);
 /// tile.barrier, tile.atomic_add, tile.print, tile.device_assert,
 /// tile.annotate_layout; unsupported ops get an error.
 mlir::LogicalResult lowerMisc(KernelLowering &kernel);

@@ -205,6 +205,8 @@ std::string describe(Operation *op) {
     return "reduction";
   if (isa<tile::GemmOp>(op))
     return "T.gemm";
+  if (isa<tile::ScanOp>(op))
+    return "scan";
   return "barrier";
 }
 
@@ -216,7 +218,7 @@ std::string rangeText(const ThreadSpan &span) {
 /// The ops whose work is spread over the threads of the block.
 bool isBlockWide(Operation *op) {
   return isa<tile::CopyOp, tile::FillOp, tile::ParallelOp, tile::ReduceOp,
-             tile::GemmOp, tile::BarrierOp>(op);
+             tile::GemmOp, tile::ScanOp, tile::BarrierOp>(op);
 }
 
 /// Whether `op` touches a fragment, which is laid out over the whole block.

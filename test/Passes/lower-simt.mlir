@@ -10,18 +10,20 @@
 // A fragment of 8 elements over 4 threads: thread t holds elements 2t and
 // 2t+1 (lane bases [2], [4]; register base [1]). The loop is cloned per
 // register with i = ((tid & 3) << 1) + r, and the fragment becomes a
-// 2-element register array indexed by constants.
+// 2-element register array indexed by constants. The two registers hold
+// consecutive elements, so the clones' loads of G (from 2t, even) are one
+// aligned 2-element vector load (RowVectors.cpp).
 // CHECK-LABEL: gpu.func @fragment_loop
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[REGS:.*]] = memref.alloca() : memref<2xf32>
 // CHECK: %[[LOW:.*]] = arith.andi %{{.*}}, %{{.*}} : index
 // CHECK: %[[T:.*]] = arith.shli %[[LOW]], %{{.*}} : index
-// CHECK: %[[X0:.*]] = memref.load %{{.*}}[%[[T]]] : memref<8xf32>
+// CHECK: %[[V:.*]] = vector.load %{{.*}}[%[[T]]] {alignment = 8 : i64} : memref<8xf32>, vector<2xf32>
+// CHECK: %[[X0:.*]] = vector.extract %[[V]][0]
+// CHECK: %[[X1:.*]] = vector.extract %[[V]][1]
 // CHECK: %[[Y0:.*]] = arith.mulf %[[X0]], %[[X0]] fastmath<contract> : f32
 // CHECK: %[[R0:.*]] = arith.constant 0 : index
 // CHECK: memref.store %[[Y0]], %[[REGS]][%[[R0]]] : memref<2xf32>
-// CHECK: %[[I1:.*]] = arith.addi %[[T]], %{{.*}} : index
-// CHECK: %[[X1:.*]] = memref.load %{{.*}}[%[[I1]]] : memref<8xf32>
 // CHECK: %[[Y1:.*]] = arith.mulf %[[X1]], %[[X1]] fastmath<contract> : f32
 // CHECK: %[[R1:.*]] = arith.constant 1 : index
 // CHECK: memref.store %[[Y1]], %[[REGS]][%[[R1]]] : memref<2xf32>
@@ -43,15 +45,17 @@ gpu.module @m {
 
 // A strided loop over 10 elements, 2 per thread and step, 4 threads: two
 // steps (flat start 0 and 8) of elements tid*2 + {0, 1}; the second step
-// is partial, and 2 divides 10, so one guard per vector.
+// is partial, and 2 divides 10, so one guard per vector. The two stores
+// of a vector start at an even element: one aligned vector store
+// (RowVectors.cpp).
 // CHECK-LABEL: gpu.func @strided
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[B0:.*]] = arith.addi %{{.*}}, %{{.*}} : index
 // CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[B0]], %[[TEN:.*]] : index
 // CHECK: scf.if %[[IN0]] {
-// CHECK:   memref.store %{{.*}}, %{{.*}}[%[[B0]]] : memref<10xf32>
-// CHECK:   %[[E1:.*]] = arith.addi %[[B0]], %{{.*}} : index
-// CHECK:   memref.store %{{.*}}, %{{.*}}[%[[E1]]] : memref<10xf32>
+// CHECK:   %[[V:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
+// CHECK:   vector.store %[[V]], %{{.*}}[%[[B0]]] {alignment = 8 : i64} : memref<10xf32>, vector<2xf32>
+// CHECK-NOT: memref.store
 // CHECK: }
 // CHECK: scf.if
 // CHECK-NOT: scf.if
@@ -290,9 +294,9 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @scan() kernel attributes {known_block_size = array<i32: 32, 1, 1>} {
-    %s = tile.alloc "s" : memref<32xf32, #tile.space<shared>>
-    // expected-error @below {{'tile.scan' is not supported by the SIMT lowering yet}}
-    tile.scan sum %s -> %s dim(0) : memref<32xf32, #tile.space<shared>> -> memref<32xf32, #tile.space<shared>>
+    %s = tile.alloc "s" : memref<32xf32, #tile.space<local>>
+    // expected-error @below {{the SIMT lowering scans shared buffers only; run tile-decompose-scan first}}
+    tile.scan sum %s -> %s dim(0) : memref<32xf32, #tile.space<local>> -> memref<32xf32, #tile.space<local>>
     gpu.return
   }
 }

@@ -95,13 +95,13 @@ def TileFastMath : Pass<"tile-fast-math"> {
 def TileDecomposeScan : Pass<"tile-decompose-scan"> {
   let summary = "Rewrite T.cumsum / T.cummax into shared-memory tile ops";
   let description = [{
-    Replaces each `tile.scan` by a copy of its source into a shared scratch
-    buffer (`scan_scratch`, allocated at the top of the kernel), a
-    `tile.parallel` over the other dimensions whose body scans one line
-    sequentially along `dim` with a serial `tile.for` (from the far end
-    when `reverse`), and a copy of the scratch into the destination. The
-    SIMT lowering and tile-insert-barriers handle the result like any other
-    tile code.
+    Stages each `tile.scan` whose source or destination is not in shared
+    memory (a fragment) through a shared scratch buffer (`scan_scratch`,
+    allocated at the top of the kernel): a copy of the source into it, a
+    `tile.scan` of the scratch in place (or from a shared source into it),
+    and a copy of the scratch into the destination. A scan between shared
+    buffers is kept; `tile-lower-simt` lowers it (warp shuffles along the
+    contiguous dimension, a thread per column vector along the others).
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::memref::MemRefDialect"];
@@ -276,6 +276,18 @@ def TileLowerSIMT : Pass<"tile-lower-simt", "::mlir::ModuleOp"> {
     - `tile.reduce`: a per-thread partial over registers, `gpu.shuffle xor`
       across the lanes that share an output element, shared memory across
       warps when needed;
+    - `tile.scan` over shared buffers: along the last dimension, groups of
+      lanes own a line and scan 16-byte vectors chunk by chunk with
+      `gpu.shuffle up`; along another, a thread per column vector walks
+      down the line; lines split into segments when they are fewer than
+      the threads, the segments' totals passed through shared memory;
+    - `T.Parallel` loops: the clones of a load or store for consecutive
+      iterations along the last dimension become one aligned vector
+      access; bounds checks of a strided loop's vector are tested once
+      for all its iterations, which then run unchecked;
+    - `arith.maxnumf`/`minnumf` become `llvm.intr.maxnum`/`minnum` (one
+      `max.f32` on NVIDIA instead of `arith-expand`'s compare and
+      selects);
     - `tile.fill`, `tile.atomic_add` (`memref.atomic_rmw`), `tile.barrier`
       (`gpu.barrier`), `tile.print` (`gpu.printf`), `tile.device_assert`
       (`cf.assert`, or `gpu.printf` with `assert-lowering=printf`);
