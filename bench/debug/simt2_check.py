@@ -115,6 +115,9 @@ def load_module(path_ptx, path_json):
 
 def launcher(cuda, module, fn, args):
     """A callable launching every kernel of `fn` on `args`, no sync."""
+    # bench/tilec_launch.py (imports torch: GPU machine only).
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    import tilec_launch
     keep, launches = [], []
     for kernel in fn["kernels"]:
         handle = ctypes.c_void_p()
@@ -123,11 +126,8 @@ def launcher(cuda, module, fn, args):
         shared = int(kernel["dynamic_shared_bytes"])
         if shared > 0:
             cuda.cuFuncSetAttribute(handle, 8, shared)
-        values = []
-        for arg in kernel["args"]:
-            v = args[arg["param"]]
-            values.append(ctypes.c_void_p(v.data_ptr()) if hasattr(v, "data_ptr") else ctypes.c_int32(int(v)))
-        ptrs = (ctypes.c_void_p * len(values))(*[ctypes.cast(ctypes.byref(v), ctypes.c_void_p) for v in values])
+        # Tensor-map (TMA) arguments are encoded as the launch header does.
+        ptrs, values = tilec_launch.kernel_arg_values(kernel, args)
         keep += [values, ptrs]
         launches.append((handle, [int(g) for g in kernel["grid"]], kernel["block"], shared, ptrs))
 
