@@ -432,6 +432,7 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
                                      : op == BinaryOpLike::Sub ? "-"
                                                                : "*") +
                                     " " + hr + ")";
+        noteHostIndex(w);
         return w;
       }
     }
@@ -587,13 +588,23 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
   // Host expressions for grid sizes.
   std::string hl = hostOf(l), hr = hostOf(r);
   if (useIndex && !hl.empty() && !hr.empty()) {
-    if (op == BinaryOpLike::FloorDiv || op == BinaryOpLike::Div)
+    if (op == BinaryOpLike::Add || op == BinaryOpLike::Sub ||
+        op == BinaryOpLike::Mul)
+      w.getRuntime().hostExpr = "(" + hl +
+                                (op == BinaryOpLike::Add   ? " + "
+                                 : op == BinaryOpLike::Sub ? " - "
+                                                           : " * ") +
+                                hr + ")";
+    else if (op == BinaryOpLike::FloorDiv || op == BinaryOpLike::Div)
       w.getRuntime().hostExpr = "(" + hl + " / " + hr + ")";
     else if (op == BinaryOpLike::Mod)
       w.getRuntime().hostExpr = "(" + hl + " % " + hr + ")";
     else if (op == BinaryOpLike::Max || op == BinaryOpLike::Min)
       w.getRuntime().hostExpr = std::string(op == BinaryOpLike::Max ? "std::max" : "std::min") +
                                 "<int64_t>(" + hl + ", " + hr + ")";
+    if (op == BinaryOpLike::Add || op == BinaryOpLike::Sub ||
+        op == BinaryOpLike::Mul)
+      noteHostIndex(w);
   }
   return w;
 }

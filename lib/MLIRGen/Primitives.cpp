@@ -114,6 +114,11 @@ FailureOr<Value> Elaborator::allocate(MemScope scope, CallArgs &args) {
     }
     dims.push_back(d);
   }
+  if (std::string why = elementCountProblem("`" + args.callee + "`", *shape);
+      !why.empty()) {
+    error(shapeArg.range, why);
+    return failure();
+  }
   FailureOr<DType> dt = requireDType(*(*bound)[1]);
   if (failed(dt))
     return failure();
@@ -351,6 +356,11 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
                                   shapeText(*shape));
         return failure();
       }
+    if (std::string why = elementCountProblem("a tensor", *shape);
+        !why.empty()) {
+      error((*b)[0]->range, why);
+      return failure();
+    }
     DType dt = DType::Float32;
     if ((*b)[1]) {
       FailureOr<DType> d = requireDType(*(*b)[1]);
@@ -978,7 +988,16 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       error(args.range, "`" + name + "` step must be positive");
       return failure();
     }
-    if (auto [why, bound] = loopRangeProblem(name, *spec); !why.empty()) {
+    if (spec->kind == sema::LoopSpec::Serial && wideLoopTrips(*spec)) {
+      if (*wideLoopTrips(*spec) > kMaxWideTrips) {
+        error(args.range, "`T.serial` of " + Twine(*wideLoopTrips(*spec)) +
+                              " iterations is more than the " +
+                              Twine(kMaxWideTrips) + " tilec can count");
+        return failure();
+      }
+      spec->wide = true;
+    } else if (auto [why, bound] = loopRangeProblem(name, *spec);
+               !why.empty()) {
       // Point at the bound that does not fit, else at the call.
       const std::optional<Arg> *at = nullptr;
       if (bound == 0 && hasStop)
