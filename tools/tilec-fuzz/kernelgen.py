@@ -31,9 +31,10 @@ EPS = {"float16": 2.0 ** -10, "bfloat16": 2.0 ** -7, "float32": 2.0 ** -23,
 class Expr:
     """A random expression tree, rendered as .tile source and as numpy."""
 
-    def __init__(self, rng, leaves, depth):
+    def __init__(self, rng, leaves, depth, exp2=True):
         self.rng = rng
         self.leaves = leaves
+        self.ops = ["+", "-", "*", "max", "min", "abs", "neg"] + (["exp2"] if exp2 else [])
         self.tile, self.numpy = self._gen(depth)
 
     def _gen(self, depth):
@@ -45,7 +46,7 @@ class Expr:
                 return name, name
             c = rng.choice([0.5, 2.0, -1.5, 0.25, 3.0])
             return repr(c), repr(c)
-        op = rng.choice(["+", "-", "*", "max", "min", "abs", "exp2", "neg"])
+        op = rng.choice(self.ops)
         if op in ("+", "-", "*"):
             (la, lt), (ra, rt) = self._gen(depth - 1), self._gen(depth - 1)
             return f"({la} {op} {ra})", f"({lt} {op} {rt})"
@@ -135,7 +136,7 @@ def gen_elementwise(rng, name):
            f"    return {{'C': np.broadcast_to(np.asarray({expr.numpy}, dtype=np.float64), a.shape)}}\n")
     # Each op may round to the input dtype; values stay within ~10.
     worst = dt if EPS[dt] > EPS[odt] else odt
-    tol = {"atol": 64 * EPS[worst], "rtol": 16 * EPS[worst]}
+    tol = {"atol": 32 * EPS[worst], "rtol": 16 * EPS[worst]}
     spec = _spec(name, src, [
         {"name": "A", "shape": [M, N], "dtype": dt, "output": False},
         {"name": "B", "shape": [M, N], "dtype": dt, "output": False},
@@ -250,7 +251,8 @@ def gen_gemm(rng, name, target):
     epilogue = ""
     eref = "c"
     if rng.random() < 0.5:
-        e = Expr(rng, ["c"], rng.randint(1, 2))
+        # No exp2: of a K-long sum it could pass the f16 range.
+        e = Expr(rng, ["c"], rng.randint(1, 2), exp2=False)
         # Keep to ops that do not grow the K-sized sums much.
         epilogue = (f"            for i, j in T.Parallel(block_M, block_N):\n"
                     f"                c = C_f[i, j]\n"
@@ -283,8 +285,9 @@ def gen_gemm(rng, name, target):
            f"    b = inputs['B']{'.T' if tb else ''}\n"
            "    c = a @ b\n"
            f"    return {{'C': np.broadcast_to(np.asarray({eref}, dtype=np.float64), c.shape)}}\n")
-    worst = odt if EPS[odt] > EPS["float32"] else "float32"
-    tol = {"atol": 8 * K * EPS["float32"] + 16 * EPS[worst] * 8, "rtol": 16 * EPS[worst]}
+    # f32 accumulation of K products of |x| <= 1 (the final rounding to a
+    # narrow output is added by the checker, relative to the value).
+    tol = {"atol": 2e-4, "rtol": 1e-4}
     spec = _spec(name, src, [
         {"name": "A", "shape": [K, M] if ta else [M, K], "dtype": dt, "output": False},
         {"name": "B", "shape": [N, K] if tb else [K, N], "dtype": dt, "output": False},
@@ -320,7 +323,7 @@ def gen_thread_loop(rng, name):
     return _spec(name, src, [
         {"name": "A", "shape": [M, N], "dtype": dt, "output": False},
         {"name": "O", "shape": [M], "dtype": "float32", "output": True},
-    ], ref, {"atol": 4 * N * EPS["float32"] * 2, "rtol": 1e-5})
+    ], ref, {"atol": 128 * N * EPS["float32"], "rtol": 1e-5})
 
 
 class IntExpr:
