@@ -202,9 +202,12 @@ def gen_reduce(rng, name):
     else:
         head = f"            for ko in T.Pipelined({chunks}, num_stages={rng.randint(0, 2)}):\n"
         indent = "                "
+    # Reduce the fragment copy, or the shared tile itself.
+    # (Input and output dtypes must agree: the shared tile only for f32.)
+    source = rng.choice(["A_f", "A_s"]) if dt == "float32" else "A_f"
     body = (f"{indent}T.copy(A[{tile[0]}, {tile[1]}], A_s)\n"
-            f"{indent}T.copy(A_s, A_f)\n"
-            f"{indent}T.reduce_{op}(A_f, R_f, dim={dim}, clear=False)\n")
+            + (f"{indent}T.copy(A_s, A_f)\n" if source == "A_f" else "")
+            + f"{indent}T.reduce_{op}({source}, R_f, dim={dim}, clear=False)\n")
     src = HEADER + (
         f"@tilelang.jit\n"
         f"def {name}(M={M}, N={N}, block_M={bm}, block_N={bn}, threads={threads}):\n"
@@ -232,9 +235,11 @@ def gen_reduce(rng, name):
 def gen_gemm(rng, name, target):
     dt = rng.choice(["float16", "bfloat16"])
     odt = rng.choice(["float32", dt])
-    bm, bn = rng.choice([32, 64, 128]), rng.choice([32, 64, 128])
+    bm, bn = rng.choice([16, 32, 64, 128]), rng.choice([16, 32, 64, 128])
     bk = rng.choice([16, 32, 64])
-    threads = rng.choice([128, 256]) if bm * bn >= 64 * 64 else 128
+    # Each warp needs at least one m16n8 tile of the block.
+    threads = rng.choice([t for t in (32, 64, 128, 256)
+                          if t // 32 <= (bm // 16) * (bn // 8)])
     ta, tb = rng.random() < 0.25, rng.random() < 0.5
     stages = rng.randint(0, 3)
     policy = rng.choice(["", "", ", policy=T.GemmWarpPolicy.FullRow",
