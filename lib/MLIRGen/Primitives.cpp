@@ -829,8 +829,46 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       return failure();
     }
     bool clear = !(*b)[3] || (*b)[3]->value.truthy();
-    tile::ReduceOp::create(builder, loc(at), *kind, (*src)->memref,
-                           (*dst)->memref, dim, clear);
+    // The SIMT lowering reduces fragments into fragments: a shared buffer
+    // on either side goes through a fragment of its shape, as a user would
+    // write it (TileLang reduces shared buffers directly; the generated
+    // kernels' `T.reduce_sum(A_shared, ...)` was a located error).
+    auto throughFragment = [&](const BufferObject &buf) -> mlir::Value {
+      auto type = cast<MemRefType>(buf.memref.getType());
+      auto fragType = tile::getBufferType(type.getShape(),
+                                          type.getElementType(),
+                                          tile::MemorySpace::fragment);
+      Operation *kernel = builder.getInsertionBlock()->getParentOp();
+      while (kernel && !isa<tile::KernelOp>(kernel))
+        kernel = kernel->getParentOp();
+      OpBuilder top(builder.getContext());
+      top.setInsertionPointToStart(
+          cast<tile::KernelOp>(kernel).getBody());
+      return tile::AllocOp::create(top, loc(at), fragType,
+                                   buf.name + "_reduce")
+          .getResult();
+    };
+    auto copyWhole = [&](mlir::Value from, mlir::Value to) {
+      auto type = cast<MemRefType>(from.getType());
+      SmallVector<mlir::Value> zeros(
+          type.getRank(), arith::ConstantIndexOp::create(builder, loc(at), 0));
+      tile::CopyOp::create(builder, loc(at), from, zeros, type.getShape(), to,
+                           zeros, type.getShape());
+    };
+    mlir::Value srcMem = (*src)->memref, dstMem = (*dst)->memref;
+    if ((*src)->scope == MemScope::Shared) {
+      srcMem = throughFragment(**src);
+      copyWhole((*src)->memref, srcMem);
+    }
+    if ((*dst)->scope == MemScope::Shared) {
+      dstMem = throughFragment(**dst);
+      if (!clear)
+        copyWhole((*dst)->memref, dstMem);
+    }
+    tile::ReduceOp::create(builder, loc(at), *kind, srcMem, dstMem, dim,
+                           clear);
+    if (dstMem != (*dst)->memref)
+      copyWhole(dstMem, (*dst)->memref);
     return Value::none();
   }
 
