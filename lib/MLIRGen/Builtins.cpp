@@ -127,6 +127,25 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
       spec->start = start;
       spec->stop = stop;
       spec->step = step;
+      // As T.serial's: a constant step must be positive (a device loop
+      // counts up; `range(10, 0, -1)` ran 0 times), and constant bounds past
+      // the 32-bit loop index count in 64 bits.
+      if (step.isIntLike() && step.getInt() <= 0) {
+        error(pos.back().range, step.getInt() == 0
+                                    ? "`range` step must not be zero"
+                                    : "`range` in a kernel needs a positive "
+                                      "step (a device loop counts up)");
+        return failure();
+      }
+      if (std::optional<int64_t> trips = wideLoopTrips(*spec)) {
+        if (*trips > kMaxWideTrips) {
+          error(args.range, "`range` of " + Twine(*trips) +
+                                " iterations is more than the " +
+                                Twine(kMaxWideTrips) + " tilec can count");
+          return failure();
+        }
+        spec->wide = true;
+      }
       return Value::loop(spec);
     }
     for (const Arg &a : pos)

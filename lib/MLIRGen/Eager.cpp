@@ -302,6 +302,7 @@ insertTensorArg(Elaborator &e, unsigned index, StringRef name,
                             {}, e.loc(at));
   func.setArgAttr(index, "tile.name", e.builder.getStringAttr(name));
   func.setArgAttr(index, "tile.shape", shapeAttr(e.builder, t.shape));
+  e.addTensorSizeChecks(func, t.shape);
   auto buf = std::make_shared<BufferObject>();
   buf->name = name.str();
   buf->scope = MemScope::Global;

@@ -1215,6 +1215,8 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
     for (BlockArgument a : op.getBody()->getArguments())
       ivs.push_back(a);
     what = "T.Parallel loop";
+  } else if (spec.wide) {
+    ivs.push_back(buildWideLoop(spec, l));
   } else {
     FailureOr<mlir::Value> lb = toIndex(spec.start, s.getIter()->getRange());
     FailureOr<mlir::Value> ub = toIndex(spec.stop, s.getIter()->getRange());
@@ -1251,7 +1253,10 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
   unsigned depth = regionDepth++;
   for (size_t k = 0; k < vars.size(); ++k)
     frame.scope->bind(vars[k]->getName(),
-                      {wrapRuntime(ivs[k], DType::Int32, /*isIndex=*/true),
+                      {spec.wide ? wrapRuntime(ivs[k], DType::Int64,
+                                               /*isIndex=*/false)
+                                 : wrapRuntime(ivs[k], DType::Int32,
+                                               /*isIndex=*/true),
                        vars[k]->getLoc(), regionDepth, ""});
   bool scheduled = spec.kind == sema::LoopSpec::Pipelined &&
                    (!spec.order.empty() || !spec.stage.empty());
@@ -1406,6 +1411,9 @@ LogicalResult Elaborator::tracePrimFunc(sema::FunctionObject &fn,
   func->setAttr(tile::TileDialect::getKernelFuncAttrName(), builder.getUnitAttr());
   Block *entry = func.addEntryBlock();
   builder.setInsertionPointToStart(entry);
+  for (const ParamInfo &info : infos)
+    if (info.ann.is(Value::TensorType))
+      addTensorSizeChecks(func, info.ann.getTensorType().shape);
 
   TracedFunction tf;
   tf.func = func;

@@ -259,6 +259,32 @@ public:
                                    llvm::SMRange range);
 
   //===--------------------------------------------------------------------===//
+  // 32-bit index limits (IndexLimits.cpp)
+  //===--------------------------------------------------------------------===//
+  /// Why kernels cannot address a buffer of `shape` with 32-bit element
+  /// offsets (its static element count passes INT32_MAX); "" when they can.
+  static std::string elementCountProblem(llvm::StringRef what,
+                                         llvm::ArrayRef<Value> shape);
+  /// Launch-header checks that a tensor with T.dynamic dimensions has at
+  /// most INT32_MAX elements.
+  void addTensorSizeChecks(mlir::func::FuncOp func,
+                           llvm::ArrayRef<Value> shape);
+  /// A launch-header check that `v`, an index the kernel computes from
+  /// T.dynamic symbols, fits in 32 bits.
+  void noteHostIndex(const Value &v);
+  void addLaunchCheck(mlir::func::FuncOp func, llvm::StringRef symbol,
+                      llvm::StringRef condition);
+  /// The trip count of a loop with constant bounds that a 32-bit loop index
+  /// cannot run (a bound or the index after the last iteration passes
+  /// int32); nullopt when one can, or when a bound is not constant.
+  static std::optional<int64_t> wideLoopTrips(const sema::LoopSpec &spec);
+  static constexpr int64_t kMaxWideTrips = int64_t(INT32_MAX) << 30;
+  /// Builds the nested loops of a `wide` T.serial loop at the insertion
+  /// point, leaves the insertion point in the inner body and returns the
+  /// 64-bit induction variable.
+  mlir::Value buildWideLoop(const sema::LoopSpec &spec, mlir::Location loc);
+
+  //===--------------------------------------------------------------------===//
   // Expressions (Expressions.cpp)
   //===--------------------------------------------------------------------===//
   mlir::FailureOr<Value> eval(const ast::Expr &e, Frame &frame);

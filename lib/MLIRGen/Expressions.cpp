@@ -458,6 +458,7 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
                                      : op == BinaryOpLike::Sub ? "-"
                                                                : "*") +
                                     " " + hr + ")";
+        noteHostIndex(w);
         return w;
       }
     }
@@ -646,6 +647,9 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
     else if (op == BinaryOpLike::Max || op == BinaryOpLike::Min)
       w.getRuntime().hostExpr = std::string(op == BinaryOpLike::Max ? "std::max" : "std::min") +
                                 "<int64_t>(" + hl + ", " + hr + ")";
+    if (op == BinaryOpLike::Add || op == BinaryOpLike::Sub ||
+        op == BinaryOpLike::Mul)
+      noteHostIndex(w);
   }
   return w;
 }

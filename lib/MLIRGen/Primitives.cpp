@@ -140,6 +140,11 @@ FailureOr<Value> Elaborator::allocate(MemScope scope, CallArgs &args) {
     }
     dims.push_back(d);
   }
+  if (std::string why = elementCountProblem("`" + args.callee + "`", *shape);
+      !why.empty()) {
+    error(shapeArg.range, why);
+    return failure();
+  }
   FailureOr<DType> dt = requireDType(*(*bound)[1]);
   if (failed(dt))
     return failure();
@@ -486,6 +491,11 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
                                   shapeText(*shape));
         return failure();
       }
+    if (std::string why = elementCountProblem("a tensor", *shape);
+        !why.empty()) {
+      error((*b)[0]->range, why);
+      return failure();
+    }
     DType dt = DType::Float32;
     if ((*b)[1]) {
       FailureOr<DType> d = requireDType(*(*b)[1]);
@@ -989,8 +999,46 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       return failure();
     }
     bool clear = !(*b)[3] || (*b)[3]->value.truthy();
-    tile::ReduceOp::create(builder, loc(at), *kind, (*src)->memref,
-                           (*dst)->memref, dim, clear);
+    // The SIMT lowering reduces fragments into fragments: a shared buffer
+    // on either side goes through a fragment of its shape, as a user would
+    // write it (TileLang reduces shared buffers directly; the generated
+    // kernels' `T.reduce_sum(A_shared, ...)` was a located error).
+    auto throughFragment = [&](const BufferObject &buf) -> mlir::Value {
+      auto type = cast<MemRefType>(buf.memref.getType());
+      auto fragType = tile::getBufferType(type.getShape(),
+                                          type.getElementType(),
+                                          tile::MemorySpace::fragment);
+      Operation *kernel = builder.getInsertionBlock()->getParentOp();
+      while (kernel && !isa<tile::KernelOp>(kernel))
+        kernel = kernel->getParentOp();
+      OpBuilder top(builder.getContext());
+      top.setInsertionPointToStart(
+          cast<tile::KernelOp>(kernel).getBody());
+      return tile::AllocOp::create(top, loc(at), fragType,
+                                   buf.name + "_reduce")
+          .getResult();
+    };
+    auto copyWhole = [&](mlir::Value from, mlir::Value to) {
+      auto type = cast<MemRefType>(from.getType());
+      SmallVector<mlir::Value> zeros(
+          type.getRank(), arith::ConstantIndexOp::create(builder, loc(at), 0));
+      tile::CopyOp::create(builder, loc(at), from, zeros, type.getShape(), to,
+                           zeros, type.getShape());
+    };
+    mlir::Value srcMem = (*src)->memref, dstMem = (*dst)->memref;
+    if ((*src)->scope == MemScope::Shared) {
+      srcMem = throughFragment(**src);
+      copyWhole((*src)->memref, srcMem);
+    }
+    if ((*dst)->scope == MemScope::Shared) {
+      dstMem = throughFragment(**dst);
+      if (!clear)
+        copyWhole((*dst)->memref, dstMem);
+    }
+    tile::ReduceOp::create(builder, loc(at), *kind, srcMem, dstMem, dim,
+                           clear);
+    if (dstMem != (*dst)->memref)
+      copyWhole(dstMem, (*dst)->memref);
     return Value::none();
   }
 
@@ -1188,7 +1236,16 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       error(args.range, "`" + name + "` step must be positive");
       return failure();
     }
-    if (auto [why, bound] = loopRangeProblem(name, *spec); !why.empty()) {
+    if (spec->kind == sema::LoopSpec::Serial && wideLoopTrips(*spec)) {
+      if (*wideLoopTrips(*spec) > kMaxWideTrips) {
+        error(args.range, "`T.serial` of " + Twine(*wideLoopTrips(*spec)) +
+                              " iterations is more than the " +
+                              Twine(kMaxWideTrips) + " tilec can count");
+        return failure();
+      }
+      spec->wide = true;
+    } else if (auto [why, bound] = loopRangeProblem(name, *spec);
+               !why.empty()) {
       // Point at the bound that does not fit, else at the call.
       const std::optional<Arg> *at = nullptr;
       if (bound == 0 && hasStop)

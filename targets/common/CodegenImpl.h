@@ -28,6 +28,10 @@
 #include <optional>
 #include <string>
 
+namespace mlir {
+class Pass;
+} // namespace mlir
+
 namespace llvm {
 class LLVMContext;
 class Module;
@@ -61,6 +65,11 @@ mlir::LogicalResult checkNVVMOps(mlir::ModuleOp module,
                                  const TargetInfo &target);
 mlir::LogicalResult checkAMDGPUOps(mlir::ModuleOp module,
                                    const TargetInfo &target);
+
+/// convert-nvgpu-to-nvvm at the lowering's index width (NVGPUToNVVM.cpp):
+/// upstream's pass lowers `index` to i64 whatever the rest of the lowering
+/// does.
+std::unique_ptr<mlir::Pass> createNVGPUToNVVMPass(unsigned indexBitwidth);
 
 //===--- LLVM half (LLVMBackend.cpp) --------------------------------------===//
 

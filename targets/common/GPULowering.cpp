@@ -26,7 +26,6 @@
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/MemRefToLLVM/MemRefToLLVM.h"
-#include "mlir/Conversion/NVGPUToNVVM/NVGPUToNVVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
@@ -194,7 +193,7 @@ static void buildLoweringPipeline(OpPassManager &pm, const TargetInfo &target,
                                   const CodegenOptions &options) {
   OpPassManager &gpm = pm.nest<gpu::GPUModuleOp>();
   if (target.isNVIDIA()) {
-    gpm.addPass(createConvertNVGPUToNVVMPass());
+    gpm.addPass(createNVGPUToNVVMPass(options.indexBitwidth));
   } else {
     ConvertAMDGPUToROCDLPassOptions amdgpuOptions;
     amdgpuOptions.chipset = target.chip().str();

@@ -3,7 +3,8 @@
 // Feeds arbitrary bytes through the lexer, parser and elaboration (Sema +
 // MLIRGen), with diagnostics discarded. Any crash, sanitizer report or
 // timeout is a bug: bad input must always end in a located error.
-// Build: cmake -DTILEC_BUILD_FUZZERS=ON with clang (see docs/fuzzing.md).
+// Build: cmake -DTILEC_BUILD_FUZZERS=ON with clang (see docs/fuzzing.md;
+// tools/tilec-fuzz/pipeline.py fuzzes the whole pipeline with valid kernels).
 //
 //===----------------------------------------------------------------------===//
 

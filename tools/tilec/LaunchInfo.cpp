@@ -64,6 +64,14 @@ LogicalResult collectLaunchInfo(ModuleOp module,
       for (NamedAttribute param : params)
         fn.bindings.emplace_back(param.getName().str(),
                                  bindingJSON(param.getValue()));
+    // Conditions on the T.dynamic symbols that the kernels' 32-bit index
+    // arithmetic needs (lib/MLIRGen/IndexLimits.cpp).
+    if (auto checks = func->getAttrOfType<ArrayAttr>("tile.checks"))
+      for (Attribute a : checks) {
+        auto pair = cast<ArrayAttr>(a);
+        fn.checks.push_back({cast<StringAttr>(pair[0]).str(),
+                             cast<StringAttr>(pair[1]).str()});
+      }
     for (unsigned k = 0; k < func.getNumArguments(); ++k) {
       header::Param p;
       Type t = func.getArgument(k).getType();

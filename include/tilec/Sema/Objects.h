@@ -124,6 +124,9 @@ struct LoopSpec {
   /// Where `order` / `stage` / `group` were written (for the count checks
   /// made once the body is traced).
   llvm::SMRange orderRange, stageRange, groupRange;
+  /// A T.serial loop with constant bounds past the 32-bit loop index: run
+  /// as two nested loops with a 64-bit induction variable.
+  bool wide = false;
 };
 
 } // namespace tilec::sema
