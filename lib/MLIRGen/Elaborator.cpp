@@ -1018,12 +1018,8 @@ Flow Elaborator::execAssert(const ast::AssertStmt &s, Frame &frame) {
   if (kernelDepth == 0 && traced && c->is(Value::Runtime) &&
       !c->getRuntime().hostExpr.empty() &&
       nonSymbolIn(c->getRuntime().hostExpr).empty()) {
-    const std::string &cond = c->getRuntime().hostExpr;
-    SmallVector<Attribute> checks;
-    if (auto old = traced->func->getAttrOfType<ArrayAttr>("tile.checks"))
-      checks.append(old.begin(), old.end());
-    checks.push_back(builder.getStringAttr(cond));
-    traced->func->setAttr("tile.checks", builder.getArrayAttr(checks));
+    // The symbol it is documented under is found by the header model.
+    addLaunchCheck(traced->func, "", c->getRuntime().hostExpr);
     return Flow::Normal;
   }
   // A runtime condition in a kernel: a device assertion.

@@ -64,14 +64,6 @@ LogicalResult collectLaunchInfo(ModuleOp module,
       for (NamedAttribute param : params)
         fn.bindings.emplace_back(param.getName().str(),
                                  bindingJSON(param.getValue()));
-    // Conditions on the T.dynamic symbols that the kernels' 32-bit index
-    // arithmetic needs (lib/MLIRGen/IndexLimits.cpp).
-    if (auto checks = func->getAttrOfType<ArrayAttr>("tile.checks"))
-      for (Attribute a : checks) {
-        auto pair = cast<ArrayAttr>(a);
-        fn.checks.push_back({cast<StringAttr>(pair[0]).str(),
-                             cast<StringAttr>(pair[1]).str()});
-      }
     for (unsigned k = 0; k < func.getNumArguments(); ++k) {
       header::Param p;
       Type t = func.getArgument(k).getType();
@@ -103,14 +95,17 @@ LogicalResult collectLaunchInfo(ModuleOp module,
                                 << t;
       fn.params.push_back(std::move(p));
     }
-    // Conditions on the symbols from `assert`s outside the kernel; the
-    // check is documented under the first symbol it names.
+    // Conditions on the symbols, as (symbol, condition) pairs: the ones the
+    // kernels' 32-bit index arithmetic needs (lib/MLIRGen/IndexLimits.cpp)
+    // and `assert`s outside the kernel, whose check is documented under the
+    // first symbol it names.
     if (auto checks = func->getAttrOfType<ArrayAttr>("tile.checks"))
       for (Attribute a : checks) {
-        std::string cond = cast<StringAttr>(a).str();
-        std::string symbol;
+        auto pair = cast<ArrayAttr>(a);
+        std::string symbol = cast<StringAttr>(pair[0]).str();
+        std::string cond = cast<StringAttr>(pair[1]).str();
         for (const header::Param &p : fn.params)
-          if (p.kind == header::Param::Kind::Symbol &&
+          if (symbol.empty() && p.kind == header::Param::Kind::Symbol &&
               cond.find(p.name) != std::string::npos) {
             symbol = p.name;
             break;
