@@ -295,9 +295,13 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
   for (int64_t step = 0; step * threads < chunks; ++step) {
     Value q =
         arith::AddIOp::create(ob, loc, tid, cIdx(ob, loc, step * threads));
+    // The per-thread shortcuts hold for steps every thread takes part in;
+    // a partial last step addresses its (clamped) chunk q.
+    bool fullStep = (step + 1) * threads <= chunks;
+    bool stepWhole = wholeRows && fullStep;
     auto body = [&](OpBuilder &ib) {
       Value row, col;
-      if (wholeRows) {
+      if (stepWhole) {
         row = arith::AddIOp::create(
             ib, loc, firstRow, cIdx(ib, loc, step * (threads / chunksPerRow)));
         col = firstCol;
@@ -321,7 +325,7 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
                                             gCol, srcCols);
         Value ok = arith::AndIOp::create(ib, loc, rowOk, colOk);
         Value from;
-        if (firstSrc) {
+        if (firstSrc && fullStep) {
           Type intType = ib.getIntegerType(indexBits);
           Value delta = arith::ConstantIntOp::create(
               ib, loc, intType, step * (threads / chunksPerRow) * srcRowStride);

@@ -130,7 +130,11 @@ def selftest():
     return 1 if bad else 0
 
 
-def run():
+def run(only=None, skip=()):
+    """Checks the prepared kernels (`only`: those names; `skip`: not these
+    families). A kernel that faults poisons the CUDA context for the rest
+    of the process: rerun the others with it skipped, or alone under
+    compute-sanitizer."""
     import numpy as np
     import torch
     sys.path.insert(0, "bench")
@@ -139,6 +143,8 @@ def run():
               "float32": torch.float32, "int32": torch.int32}
     specs = json.load(open(f"{OUT}/manifest.json"))
     rows, wrong_kernels = [], 0
+    specs = [s for s in specs if (not only or s["name"] in only)
+             and s["name"].split("_", 1)[1] not in skip]
     for spec in specs:
         name = spec["name"]
         try:
@@ -196,7 +202,13 @@ if __name__ == "__main__":
                          int(sys.argv[3]) if len(sys.argv) > 3 else 300,
                          int(sys.argv[4]) if len(sys.argv) > 4 else 1))
     if cmd == "run":
-        sys.exit(run())
+        # run [NAME ...] [--skip FAMILY,...]
+        rest, skip = sys.argv[2:], ()
+        if "--skip" in rest:
+            i = rest.index("--skip")
+            skip = tuple(rest[i + 1].split(","))
+            rest = rest[:i] + rest[i + 2:]
+        sys.exit(run(set(rest) or None, skip))
     if cmd == "selftest":
         sys.exit(selftest())
     print(__doc__)

@@ -364,7 +364,9 @@ class IntExpr:
         if op in ("max", "min"):
             return f"T.{op}({la}, {ra})", f"np.{op}imum({lt}, {rt})"
         if op in ("&", "|", "^"):
-            return f"({la} {op} {ra})", f"np.asarray({lt}) {op} np.asarray({rt})"
+            # Parenthesized: numpy's operators keep Python's precedence, in
+            # which `x + y & z` is `(x + y) & z`.
+            return f"({la} {op} {ra})", f"(np.asarray({lt}) {op} np.asarray({rt}))"
         return f"({la} {op} {ra})", f"({lt} {op} {rt})"
 
 
