@@ -235,6 +235,11 @@ mlir::LogicalResult emitWgmmaGemm(KernelLowering &kernel, mlir::OpBuilder &b,
 /// The same in place of `op`, which it erases.
 mlir::LogicalResult lowerWgmmaGemm(KernelLowering &kernel, tile::GemmOp op);
 
+/// `fence.proxy.async.shared::cta`: this thread's generic-proxy writes to
+/// shared memory (st.shared, cp.async) become visible to the async proxy
+/// wgmma and TMA use; emitted before the barrier that publishes them.
+void fenceAsyncProxy(mlir::OpBuilder &b, mlir::Location loc);
+
 /// `buffer` (a shared memref) cast to the GPU workgroup address space.
 mlir::Value castToWorkgroup(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value buffer);

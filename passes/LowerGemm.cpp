@@ -28,10 +28,10 @@
 // Addresses: nvvm.ldmatrix and nvvm.cp.async take LLVM pointers. They are
 // taken out of the memrefs' LLVM descriptors (elementPointer), on a
 // memory_space_cast of the shared buffer to the workgroup space that
-// tile-lower-shared folds into its view. The nvgpu ops that would take
-// memrefs are not used: the code emitter runs convert-nvgpu-to-nvvm
-// before the rest with 64-bit indices, which leaves unresolvable casts
-// against its 32-bit index lowering.
+// tile-lower-shared folds into its view. (The nvgpu ops, which take
+// memrefs, were avoided while the nvgpu conversion assumed 64-bit
+// indices; targets/common/NVGPUToNVVM.cpp now runs it at the lowering's
+// width, so they could be used.)
 //
 //===----------------------------------------------------------------------===//
 

@@ -373,6 +373,14 @@ void WgmmaGemm::markOperands(OpBuilder &b, SharedSlot a, SharedSlot bSlot) {
           "tile.align", b.getI64IntegerAttr(kWgmmaOperandAlignment));
 }
 
+void simt::fenceAsyncProxy(OpBuilder &b, Location loc) {
+  NVVM::FenceProxyOp::create(
+      b, loc,
+      NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
+      NVVM::SharedSpaceAttr::get(b.getContext(),
+                                 NVVM::SharedSpace::shared_cta));
+}
+
 LogicalResult simt::emitWgmmaGemm(KernelLowering &kernel, OpBuilder &b,
                                   tile::GemmOp op, SharedSlot a,
                                   SharedSlot bSlot, bool fenced) {
@@ -381,11 +389,7 @@ LogicalResult simt::emitWgmmaGemm(KernelLowering &kernel, OpBuilder &b,
     return failure();
   gemm->markOperands(b, a, bSlot);
   if (!fenced) {
-    NVVM::FenceProxyOp::create(
-        b, op.getLoc(),
-        NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
+    fenceAsyncProxy(b, op.getLoc());
     gpu::BarrierOp::create(b, op.getLoc());
   }
   gemm->setUp(b);

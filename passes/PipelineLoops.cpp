@@ -444,11 +444,6 @@ public:
       tma = planTma();
     int64_t prefetch = overlap && tma.empty() ? stages - 2 : stages - 1;
     Value full; // the mbarriers of the ring slots, with TMA
-    auto fullBarrier = [&](OpBuilder &ob, Value stage) {
-      Value shared = simt::castToWorkgroup(ob, loc, full);
-      return simt::sharedElementPointer(ob, loc, shared, ValueRange{stage},
-                                        kernel.getOptions().indexBitwidth);
-    };
     // Thread 0 issues the loads of iteration j into `stage` (none when
     // j >= n) and arms the slot's barrier with their bytes.
     auto issueTma = [&](OpBuilder &ob, Value j, Value stage) {
@@ -462,7 +457,7 @@ public:
       int64_t bytes = 0;
       for (const simt::TmaCopy &c : tma)
         bytes += c.bytes();
-      Value mbar = fullBarrier(tb, stage);
+      Value mbar = barrierAt(tb, full, stage);
       NVVM::MBarrierArriveExpectTxOp::create(
           tb, loc, Type(), mbar,
           arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), bytes),
@@ -480,23 +475,9 @@ public:
                            kernel.getOptions().indexBitwidth);
       }
     };
-    if (!tma.empty()) {
-      // One barrier per slot, one arrival (thread 0's expect_tx) per phase.
-      full =
-          tile::AllocOp::create(b, loc,
-                                tile::getBufferType({stages}, b.getI64Type(),
-                                                    tile::MemorySpace::shared),
-                                "tma_full_barriers");
-      Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           kernel.threadId(), cst(b, 0));
-      auto ifOp = scf::IfOp::create(b, loc, leader, false);
-      OpBuilder tb = ifOp.getThenBodyBuilder();
-      for (int64_t s = 0; s < stages; ++s)
-        NVVM::MBarrierInitOp::create(
-            tb, loc, fullBarrier(tb, cst(tb, s)),
-            arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), 1), Value());
-      gpu::BarrierOp::create(b, loc);
-    }
+    // One barrier per slot, one arrival (thread 0's expect_tx) per phase.
+    if (!tma.empty())
+      full = makeBarrierRing(b, "tma_full_barriers", 1);
 
     // Prologue: stages 0 .. prefetch - 1.
     bool async = false;
@@ -508,39 +489,10 @@ public:
     }
 
     if (overlap && !tma.empty()) {
-      if (failed(steadyWgmmaTma(b, single, n, fullBarrier, issueTma)))
+      if (failed(steadyWgmmaTma(b, single, n, full, issueTma)))
         return failure();
     } else if (overlap) {
-      // Iteration j waits for tile j: with TMA on its slot's barrier, in
-      // phase (j / S) % 2; else on this thread's cp.async groups, then
-      // fences them for the async proxy.
-      auto waitTile = [&](OpBuilder &ob, Value j, Value stage) {
-        if (tma.empty()) {
-          if (async)
-            NVVM::CpAsyncWaitGroupOp::create(ob, loc, stages - 3);
-          NVVM::FenceProxyOp::create(
-              ob, loc,
-              NVVM::ProxyKindAttr::get(ob.getContext(),
-                                       NVVM::ProxyKind::async_shared),
-              NVVM::SharedSpaceAttr::get(ob.getContext(),
-                                         NVVM::SharedSpace::shared_cta));
-          return;
-        }
-        Type i32 = ob.getI32Type();
-        Value round = arith::DivUIOp::create(ob, loc, j, cst(ob, stages));
-        Value phase = arith::IndexCastOp::create(
-            ob, loc, i32, arith::AndIOp::create(ob, loc, round, cst(ob, 1)));
-        NVVM::MBarrierTryWaitParityOp::create(
-            ob, loc, fullBarrier(ob, stage), phase,
-            arith::ConstantIntOp::create(ob, loc, i32, 0x989680));
-      };
-      auto issueAhead = [&](OpBuilder &ob, Value j, Value stage) {
-        if (!tma.empty())
-          issueTma(ob, j, stage);
-        else
-          issueGroup(ob, j, stage);
-      };
-      if (failed(steadyWgmma(b, single, n, waitTile, issueAhead)))
+      if (failed(steadyWgmma(b, single, n, issueGroup, async)))
         return failure();
     } else if (single && async && !wgmma &&
                orderOf(single) > firstCopyOrder()) {
@@ -555,12 +507,7 @@ public:
       if (async)
         NVVM::CpAsyncWaitGroupOp::create(lb2, loc, stages - 2);
       if (wgmma)
-        NVVM::FenceProxyOp::create(
-            lb2, loc,
-            NVVM::ProxyKindAttr::get(lb2.getContext(),
-                                     NVVM::ProxyKind::async_shared),
-            NVVM::SharedSpaceAttr::get(lb2.getContext(),
-                                       NVVM::SharedSpace::shared_cta));
+        simt::fenceAsyncProxy(lb2, loc);
       gpu::BarrierOp::create(lb2, loc);
       // The copies of iteration j + S - 1 go where `tile.order` puts the
       // first of them among the other ops (first, unless an order was
@@ -655,12 +602,55 @@ private:
 
   /// The chip has TMA and the prim_func (or the file) does not ask to do
   /// without it (TileLang's TL_DISABLE_TMA_LOWER pass config).
+  /// `s` at ring stage `stage` (a buffer outside the rings has none).
+  static simt::SharedSlot atStage(simt::SharedSlot s, Value stage) {
+    return simt::SharedSlot{s.buffer, s.stage ? stage : Value()};
+  }
+
+  /// A ring of `stages` mbarriers in shared memory, initialized by thread
+  /// 0 to `arrivals` arrivals per phase before every thread goes on.
+  Value makeBarrierRing(OpBuilder &b, StringRef name, int64_t arrivals) {
+    Value ring =
+        tile::AllocOp::create(b, loc,
+                              tile::getBufferType({stages}, b.getI64Type(),
+                                                  tile::MemorySpace::shared),
+                              name);
+    Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                         kernel.threadId(), cst(b, 0));
+    auto ifOp = scf::IfOp::create(b, loc, leader, false);
+    OpBuilder tb = ifOp.getThenBodyBuilder();
+    for (int64_t s = 0; s < stages; ++s)
+      NVVM::MBarrierInitOp::create(
+          tb, loc, barrierAt(tb, ring, cst(tb, s)),
+          arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), arrivals),
+          Value());
+    gpu::BarrierOp::create(b, loc);
+    return ring;
+  }
+
+  /// The shared pointer to slot `stage`'s barrier of `ring`.
+  Value barrierAt(OpBuilder &b, Value ring, Value stage) {
+    Value shared = simt::castToWorkgroup(b, loc, ring);
+    return simt::sharedElementPointer(b, loc, shared, ValueRange{stage},
+                                      kernel.getOptions().indexBitwidth);
+  }
+
+  /// The phase parity of a slot's barrier at use `k` of the ring (each
+  /// slot completes one phase per pass over the ring).
+  Value parityOf(OpBuilder &b, Value k) {
+    Value round = arith::DivUIOp::create(b, loc, k, cst(b, stages));
+    return arith::IndexCastOp::create(
+        b, loc, b.getI32Type(),
+        arith::AndIOp::create(b, loc, round, cst(b, 1)));
+  }
+
   bool hasTma() {
     tile::TargetAttr target = tile::lookupTarget(loop);
     if (!target || !target.getInfo().hasTMA())
       return false;
     constexpr llvm::StringLiteral kDisable = "tile.disable_tma_lower";
-    auto top = kernel.getFunc()->getParentOfType<gpu::GPUModuleOp>()
+    auto top = kernel.getFunc()
+                   ->getParentOfType<gpu::GPUModuleOp>()
                    ->getParentOfType<ModuleOp>();
     if (!top || top->hasAttr(kDisable))
       return !top;
@@ -701,47 +691,18 @@ private:
   /// Slot (j - 1) % S is refilled only after every warpgroup's wait for the
   /// wgmmas that read it; tile S - 1 goes to the never-used slot S - 1.
   LogicalResult
-  steadyWgmmaTma(OpBuilder &b, tile::GemmOp gemmOp, Value n,
-                 llvm::function_ref<Value(OpBuilder &, Value)> fullBarrier,
+  steadyWgmmaTma(OpBuilder &b, tile::GemmOp gemmOp, Value n, Value full,
                  llvm::function_ref<void(OpBuilder &, Value, Value)> issueTma) {
     FailureOr<simt::WgmmaGemm> gemm = simt::WgmmaGemm::create(kernel, gemmOp);
     if (failed(gemm))
       return failure();
     simt::SharedSlot a0 = slot(gemmOp.getA(), cst(b, 0));
     simt::SharedSlot b0 = slot(gemmOp.getB(), cst(b, 0));
-    auto stageOf = [&](simt::SharedSlot s, Value stage) {
-      return simt::SharedSlot{s.buffer, s.stage ? stage : Value()};
-    };
-    Type i32 = b.getI32Type();
     // The empty barriers: one arrival per warpgroup per phase.
-    int64_t groups = kernel.getThreads() / 128;
     Value empty =
-        tile::AllocOp::create(b, loc,
-                              tile::getBufferType({stages}, b.getI64Type(),
-                                                  tile::MemorySpace::shared),
-                              "tma_empty_barriers");
-    auto emptyBarrier = [&](OpBuilder &ob, Value stage) {
-      Value shared = simt::castToWorkgroup(ob, loc, empty);
-      return simt::sharedElementPointer(ob, loc, shared, ValueRange{stage},
-                                        kernel.getOptions().indexBitwidth);
-    };
+        makeBarrierRing(b, "tma_empty_barriers", kernel.getThreads() / 128);
     Value tid = kernel.threadId();
-    {
-      Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           tid, cst(b, 0));
-      auto ifOp = scf::IfOp::create(b, loc, leader, false);
-      OpBuilder tb = ifOp.getThenBodyBuilder();
-      for (int64_t s = 0; s < stages; ++s)
-        NVVM::MBarrierInitOp::create(
-            tb, loc, emptyBarrier(tb, cst(tb, s)),
-            arith::ConstantIntOp::create(tb, loc, i32, groups), Value());
-      gpu::BarrierOp::create(b, loc);
-    }
-    auto parity = [&](OpBuilder &ob, Value k) -> Value {
-      Value round = arith::DivUIOp::create(ob, loc, k, cst(ob, stages));
-      return arith::IndexCastOp::create(
-          ob, loc, i32, arith::AndIOp::create(ob, loc, round, cst(ob, 1)));
-    };
+    Type i32 = b.getI32Type();
     Value ticks = arith::ConstantIntOp::create(b, loc, i32, 0x989680);
 
     gemm->markOperands(b, a0, b0);
@@ -751,10 +712,10 @@ private:
     OpBuilder ib = OpBuilder::atBlockBegin(steady.getBody());
     Value j = steady.getInductionVar();
     Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
-    NVVM::MBarrierTryWaitParityOp::create(ib, loc, fullBarrier(ib, stage),
-                                          parity(ib, j), ticks);
+    NVVM::MBarrierTryWaitParityOp::create(ib, loc, barrierAt(ib, full, stage),
+                                          parityOf(ib, j), ticks);
     SmallVector<Value> cur(steady.getRegionIterArgs());
-    gemm->issue(ib, stageOf(a0, stage), stageOf(b0, stage), cur);
+    gemm->issue(ib, atStage(a0, stage), atStage(b0, stage), cur);
     gemm->wait(ib, 1);
     // Slot (j - 1) % S = (j + S - 1) % S.
     Value prev = arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1));
@@ -770,7 +731,7 @@ private:
           false);
       OpBuilder tb = ifOp.getThenBodyBuilder();
       NVVM::MBarrierArriveOp::create(tb, loc, Type(),
-                                     emptyBarrier(tb, prevStage), Value(),
+                                     barrierAt(tb, empty, prevStage), Value(),
                                      NVVM::MemScopeKind::CTA, false);
     }
     {
@@ -781,7 +742,7 @@ private:
       OpBuilder tb = ifOp.getThenBodyBuilder();
       Value k = arith::SubIOp::create(tb, loc, j, cst(tb, 1));
       NVVM::MBarrierTryWaitParityOp::create(
-          tb, loc, emptyBarrier(tb, prevStage), parity(tb, k), ticks);
+          tb, loc, barrierAt(tb, empty, prevStage), parityOf(tb, k), ticks);
     }
     issueTma(ib, prev, prevStage);
     scf::YieldOp::create(ib, loc, cur);
@@ -796,13 +757,10 @@ private:
   ///
   ///   accs = C
   ///   for j in [0, n):                       // carries accs (in flight)
-  ///     wait for tile j                      // cp.async.wait_group S-3 and
-  ///                                          // fence.proxy.async, or the
-  ///                                          // slot's TMA mbarrier
-  ///     barrier                              // every thread has tile j, and
-  ///                                          // every warpgroup waited on j-2
-  ///     copies(j+S-2) -> ring[(j+S-2) % S]   // the slot of j - 2 (cp.async
-  ///                                          // + commit, or thread 0's TMA)
+  ///     cp.async.wait_group S-3              // tile j landed (this thread)
+  ///     fence.proxy.async; barrier           // ... for everyone, and every
+  ///                                          // warpgroup waited on j - 2
+  ///     copies(j+S-2) -> ring[(j+S-2) % S]; commit   // the slot of j - 2
   ///     accs = wgmma(ring[j % S], accs); commit
   ///     wgmma.wait_group 1                   // j - 1's wgmmas are done
   ///   wgmma.wait_group 0; C = accs
@@ -812,16 +770,13 @@ private:
   /// completed before it reached iteration j's barrier.
   LogicalResult
   steadyWgmma(OpBuilder &b, tile::GemmOp gemmOp, Value n,
-              llvm::function_ref<void(OpBuilder &, Value, Value)> waitTile,
-              llvm::function_ref<void(OpBuilder &, Value, Value)> issueAhead) {
+              llvm::function_ref<bool(OpBuilder &, Value, Value)> issueGroup,
+              bool async) {
     FailureOr<simt::WgmmaGemm> gemm = simt::WgmmaGemm::create(kernel, gemmOp);
     if (failed(gemm))
       return failure();
     simt::SharedSlot a0 = slot(gemmOp.getA(), cst(b, 0));
     simt::SharedSlot b0 = slot(gemmOp.getB(), cst(b, 0));
-    auto stageOf = [&](simt::SharedSlot s, Value stage) {
-      return simt::SharedSlot{s.buffer, s.stage ? stage : Value()};
-    };
     gemm->markOperands(b, a0, b0);
     gemm->setUp(b);
     SmallVector<Value> accs = gemm->loadAccumulators(b);
@@ -829,13 +784,15 @@ private:
     OpBuilder ib = OpBuilder::atBlockBegin(steady.getBody());
     Value j = steady.getInductionVar();
     Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
-    waitTile(ib, j, stage);
+    if (async)
+      NVVM::CpAsyncWaitGroupOp::create(ib, loc, stages - 3);
+    simt::fenceAsyncProxy(ib, loc);
     gpu::BarrierOp::create(ib, loc);
     Value aheadJ = arith::AddIOp::create(ib, loc, j, cst(ib, stages - 2));
-    issueAhead(ib, aheadJ,
+    issueGroup(ib, aheadJ,
                arith::RemUIOp::create(ib, loc, aheadJ, cst(ib, stages)));
     SmallVector<Value> cur(steady.getRegionIterArgs());
-    gemm->issue(ib, stageOf(a0, stage), stageOf(b0, stage), cur);
+    gemm->issue(ib, atStage(a0, stage), atStage(b0, stage), cur);
     gemm->wait(ib, 1);
     scf::YieldOp::create(ib, loc, cur);
     b.setInsertionPointAfter(steady);
