@@ -253,6 +253,14 @@ mlir::Value sharedElementPointer(mlir::OpBuilder &b, mlir::Location loc,
 /// cp.async S-1 iterations ahead (PipelineLoops.cpp).
 mlir::LogicalResult pipelineGemmLoops(KernelLowering &kernel);
 
+/// A warp-specialized kernel (WarpSpecialize.cpp): after pipelineGemmLoops
+/// built the producer's loop, splits the body into the consumers' branch
+/// and the producer warpgroup's, each with its setmaxnreg.
+mlir::LogicalResult splitWarpRoles(KernelLowering &kernel);
+/// At the end of the lowering: the consumers' block barriers count the
+/// consumers only.
+void nameConsumerBarriers(KernelLowering &kernel);
+
 /// tile.copy from global memory into a shared buffer that carries a
 /// `tile.swizzle` (a T.gemm operand): 16-byte vectors, coalesced, stored
 /// at their swizzled place; elements past the tensor's end read as zero.

@@ -73,6 +73,16 @@ OpBuilder KernelLowering::entryBuilder() {
   return b;
 }
 
+void KernelLowering::buildAtEntry(
+    llvm::function_ref<void(OpBuilder &)> build) {
+  Operation *last = lastEntryOp;
+  EntryListener listener(last);
+  OpBuilder b = entryBuilder();
+  b.setListener(&listener);
+  build(b);
+  lastEntryOp = last;
+}
+
 LogicalResult KernelLowering::addFragment(tile::AllocOp alloc) {
   Attribute attr = alloc.getLayoutAttr();
   if (!attr)
@@ -412,7 +422,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   // planned loops stay synchronous: plain scf.for loops whose copies and
   // barriers (tile-insert-barriers') are lowered like any other.
   if (target.hasAsyncCopy()) {
-    if (failed(pipelineGemmLoops(kernel)))
+    if (failed(pipelineGemmLoops(kernel)) || failed(splitWarpRoles(kernel)))
       return failure();
   } else {
     dropRingPlans(func);
@@ -441,6 +451,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   }
   if (failed(lowerLocals(func)))
     return failure();
+  nameConsumerBarriers(kernel);
   if (options.fpContract)
     allowContraction(func);
   nativeMinMax(func);

@@ -348,7 +348,17 @@ private:
         kernelFunc.setArgAttr(i, "llvm.align", b.getI64IntegerAttr(16));
       }
     }
+    // The launch block: the kernel's threads, plus a producer warpgroup
+    // when tile-plan-warp-specialize gave its pipelined loop warp roles
+    // (the gpu.func keeps the roles: its layouts span the consumers).
     int64_t threads = kernel.getThreads();
+    kernel.walk([&](tile::PipelinedOp loop) {
+      if (auto roles = loop->getAttrOfType<tile::WarpSpecializeAttr>(
+              tile::WarpSpecializeAttr::getAttrName())) {
+        threads = roles.getThreads();
+        kernelFunc->setAttr(tile::WarpSpecializeAttr::getAttrName(), roles);
+      }
+    });
     kernelFunc.setKnownBlockSizeAttr(
         b.getDenseI32ArrayAttr({int32_t(threads), 1, 1}));
     SmallVector<int32_t> grid;

@@ -7,7 +7,8 @@
 // no pass takes a chip option:
 //
 //   [tile-strip-debug] -> [tile-fast-math] -> tile-decompose-scan
-//   -> tile-infer-layouts -> tile-plan-pipeline -> tile-insert-barriers
+//   -> tile-infer-layouts -> tile-plan-pipeline -> tile-plan-warp-specialize
+//   -> tile-insert-barriers
 //   -> tile-outline-kernels
 //   -> tile-lower-simt -> tile-plan-shared -> tile-lower-shared
 //   -> [tile-fast-math] -> canonicalize, cse
@@ -36,6 +37,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   pm.addPass(createTileDecomposeScan());
   pm.addPass(createTileInferLayouts());
   pm.addPass(createTilePlanPipeline());
+  pm.addPass(createTilePlanWarpSpecialize());
   pm.addPass(createTileInsertBarriers());
   pm.addPass(createTileOutlineKernels());
   TileLowerSIMTOptions lower;

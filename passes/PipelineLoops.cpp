@@ -392,10 +392,6 @@ public:
           step = loop.getStep();
     Value n = arith::CeilDivSIOp::create(
         b, loc, arith::SubIOp::create(b, loc, ub, lb), step);
-    auto ivOf = [&](OpBuilder &ob, Value j) -> Value {
-      return arith::AddIOp::create(ob, loc, lb,
-                                   arith::MulIOp::create(ob, loc, j, step));
-    };
     // Issues the copies of iteration j (0 bytes each when j >= n) and
     // commits them as one group; false when every copy was synchronous
     // (unaligned sources), with no group.
@@ -416,6 +412,17 @@ public:
     if (loop->getParentOfType<scf::ForOp>() ||
         loop->getParentOfType<scf::WhileOp>())
       gpu::BarrierOp::create(b, loc);
+
+    if (auto roles = loop->getAttrOfType<tile::WarpSpecializeAttr>(
+            tile::WarpSpecializeAttr::getAttrName())) {
+      if (failed(runWarpSpecialized(b, roles, n)))
+        return failure();
+      loop.erase();
+      for (auto &[old, ring] : ringOf)
+        if (old->use_empty())
+          old->erase();
+      return success();
+    }
 
     // The carried-fragment main loop issues the copies first; a written
     // `order` that puts them after the gemm gets the plain schedule.
@@ -609,7 +616,8 @@ private:
 
   /// A ring of `stages` mbarriers in shared memory, initialized by thread
   /// 0 to `arrivals` arrivals per phase before every thread goes on.
-  Value makeBarrierRing(OpBuilder &b, StringRef name, int64_t arrivals) {
+  Value makeBarrierRing(OpBuilder &b, StringRef name, int64_t arrivals,
+                        bool publish = true) {
     Value ring =
         tile::AllocOp::create(b, loc,
                               tile::getBufferType({stages}, b.getI64Type(),
@@ -624,7 +632,8 @@ private:
           tb, loc, barrierAt(tb, ring, cst(tb, s)),
           arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), arrivals),
           Value());
-    gpu::BarrierOp::create(b, loc);
+    if (publish)
+      gpu::BarrierOp::create(b, loc);
     return ring;
   }
 
@@ -657,6 +666,233 @@ private:
     auto name = kernel.getFunc()->getAttrOfType<StringAttr>("tile.func");
     auto fn = name ? top.lookupSymbol<func::FuncOp>(name) : func::FuncOp();
     return !(fn && fn->hasAttr(kDisable));
+  }
+
+  /// A ring of `stages` mbarriers declared and initialized at the entry,
+  /// before a warp-specialized kernel splits into its roles.
+  /// The caller publishes them with one barrier (publishEntryRings).
+  Value makeEntryBarrierRing(StringRef name, int64_t arrivals) {
+    Value ring;
+    kernel.buildAtEntry([&](OpBuilder &b) {
+      ring = makeBarrierRing(b, name, arrivals, /*publish=*/false);
+    });
+    return ring;
+  }
+  void publishEntryRings() {
+    kernel.buildAtEntry([&](OpBuilder &b) { gpu::BarrierOp::create(b, loc); });
+  }
+
+  /// The warp-specialized schedule (tile-plan-warp-specialize's roles):
+  ///
+  ///   producer (thread C, built here, moved by splitWarpRoles):
+  ///     for j in [0, n):
+  ///       s = j % S
+  ///       mbarrier.try_wait.parity empty[s], phase(j) ^ 1  // slot released
+  ///       for each group g: expect_tx(full[g][s], bytes); TMA loads of j
+  ///   consumers (threads 0 .. C - 1, in place):
+  ///     for j in [0, n):
+  ///       s = j % S
+  ///       the body, each group's first reader preceded by
+  ///         mbarrier.try_wait.parity full[g][s], phase(j)
+  ///       release(s): every warp's lane 0 arrives on empty[s]
+  ///
+  /// Copies whose buffers the same op reads first form one group, with
+  /// one full barrier per slot: FlashAttention's S = Q K^T waits for K
+  /// only, V still landing. The empty barrier counts one arrival per
+  /// consumer warp; a warp arrives after its own reads (bar.warp.sync
+  /// orders its lanes' reads before lane 0's release). A phase(j) ^ 1
+  /// wait on a barrier that has not completed a phase yet returns at once,
+  /// so the first pass over the ring does not wait.
+  ///
+  /// A loop of one gemm keeps that gemm's wgmmas in flight for one
+  /// iteration (wait_group 1) and releases slot j - 1 in iteration j.
+  LogicalResult runWarpSpecialized(OpBuilder &b,
+                                   tile::WarpSpecializeAttr roles, Value n) {
+    SmallVector<simt::TmaCopy> tma = planTma();
+    if (tma.empty())
+      return loop.emitError() << "internal: the loop was given warp roles, "
+                                 "but its copies cannot be TMA loads";
+    int64_t consumers = roles.getConsumers();
+    // The groups, by first reader.
+    SmallVector<Operation *> readers;
+    SmallVector<int64_t> groupOf;
+    for (simt::TmaCopy &c : tma) {
+      Operation *reader = nullptr;
+      for (Operation &op : loop.getBody()->without_terminator()) {
+        if (isProducer(op) || isa<tile::BarrierOp>(op))
+          continue;
+        llvm::SetVector<Operation *> buffers;
+        buffers.insert(c.copy.getDst().getDefiningOp());
+        if (touches(&op, buffers)) {
+          reader = &op;
+          break;
+        }
+      }
+      if (!reader)
+        return c.copy.emitError()
+               << "internal: a pipelined operand copy nothing reads";
+      auto it = llvm::find(readers, reader);
+      groupOf.push_back(it - readers.begin());
+      if (it == readers.end())
+        readers.push_back(reader);
+    }
+    SmallVector<Value> full;
+    for (size_t g = 0; g < readers.size(); ++g)
+      full.push_back(makeEntryBarrierRing("tma_full_barriers", 1));
+    Value empty = makeEntryBarrierRing("tma_empty_barriers", consumers / 32);
+    publishEntryRings();
+    Type i32 = b.getI32Type();
+    Value ticks = arith::ConstantIntOp::create(b, loc, i32, 0x989680);
+    Value tid = kernel.threadId();
+
+    // The producer.
+    {
+      Value leader = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           tid, cst(b, consumers));
+      auto producer = scf::IfOp::create(b, loc, leader, false);
+      OpBuilder pb = producer.getThenBodyBuilder();
+      auto ploop = scf::ForOp::create(pb, loc, cst(pb, 0), n, cst(pb, 1));
+      OpBuilder ib = OpBuilder::atBlockBegin(ploop.getBody());
+      Value j = ploop.getInductionVar();
+      Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
+      Value released = arith::XOrIOp::create(
+          ib, loc, parityOf(ib, j), arith::ConstantIntOp::create(ib, loc, i32, 1));
+      NVVM::MBarrierTryWaitParityOp::create(ib, loc, barrierAt(ib, empty, stage),
+                                            released, ticks);
+      IRMapping map;
+      map.map(loop.getInductionVar(), ivOf(ib, j));
+      for (size_t g = 0; g < readers.size(); ++g) {
+        int64_t bytes = 0;
+        for (auto [c, group] : llvm::zip(tma, groupOf))
+          if (group == int64_t(g))
+            bytes += c.bytes();
+        Value mbar = barrierAt(ib, full[g], stage);
+        NVVM::MBarrierArriveExpectTxOp::create(
+            ib, loc, Type(), mbar,
+            arith::ConstantIntOp::create(ib, loc, i32, bytes),
+            NVVM::MemScopeKind::CTA, false, Value());
+        for (auto [c, group] : llvm::zip(tma, groupOf)) {
+          if (group != int64_t(g))
+            continue;
+          SmallVector<Value, 4> offsets;
+          tile::CopyOp copy = c.copy;
+          for (Value offset : copy.getSrcOffsets())
+            offsets.push_back(remap(offset, loop, map, ib));
+          simt::issueTmaCopy(ib, loc, c,
+                             simt::tensorMapArgument(kernel.getFunc(), c),
+                             slot(c.copy.getDst(), stage), offsets, mbar,
+                             kernel.getOptions().indexBitwidth);
+        }
+      }
+      kernel.setProducer(producer);
+    }
+
+    // The consumers. Shared operands written before the loop by ordinary
+    // stores (FlashAttention's Q tile) reach wgmma's async proxy through a
+    // fence by each writer before a barrier; the rings are TMA's, already
+    // in that proxy.
+    simt::fenceAsyncProxy(b, loc);
+    gpu::BarrierOp::create(b, loc);
+    Value lane = arith::RemUIOp::create(b, loc, tid, cst(b, 32));
+    Value laneZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           lane, cst(b, 0));
+    auto release = [&](OpBuilder &ob, Value stage, Value when, bool syncWarp) {
+      if (syncWarp)
+        NVVM::SyncWarpOp::create(
+            ob, loc, arith::ConstantIntOp::create(ob, loc, i32, -1));
+      Value cond = when ? arith::AndIOp::create(ob, loc, when, laneZero)
+                        : laneZero;
+      auto ifOp = scf::IfOp::create(ob, loc, cond, false);
+      OpBuilder tb = ifOp.getThenBodyBuilder();
+      NVVM::MBarrierArriveOp::create(tb, loc, Type(),
+                                     barrierAt(tb, empty, stage), Value(),
+                                     NVVM::MemScopeKind::CTA, false);
+    };
+    auto waitFull = [&](OpBuilder &ob, size_t g, Value j, Value stage) {
+      NVVM::MBarrierTryWaitParityOp::create(
+          ob, loc, barrierAt(ob, full[g], stage), parityOf(ob, j), ticks);
+    };
+
+    if (tile::GemmOp single = singleGemm(); single && readers.size() == 1) {
+      FailureOr<simt::WgmmaGemm> gemm = simt::WgmmaGemm::create(kernel, single);
+      if (failed(gemm))
+        return failure();
+      simt::SharedSlot a0 = slot(single.getA(), cst(b, 0));
+      simt::SharedSlot b0 = slot(single.getB(), cst(b, 0));
+      gemm->markOperands(b, a0, b0);
+      gemm->setUp(b);
+      SmallVector<Value> accs = gemm->loadAccumulators(b);
+      auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1), accs);
+      OpBuilder ib = OpBuilder::atBlockBegin(steady.getBody());
+      Value j = steady.getInductionVar();
+      Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
+      waitFull(ib, 0, j, stage);
+      SmallVector<Value> cur(steady.getRegionIterArgs());
+      gemm->issue(ib, atStage(a0, stage), atStage(b0, stage), cur);
+      gemm->wait(ib, 1);
+      // j - 1's wgmmas are done: its slot, (j + S - 1) % S, is free.
+      Value prev = arith::RemUIOp::create(
+          ib, loc, arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1)),
+          cst(ib, stages));
+      Value notFirst = arith::CmpIOp::create(
+          ib, loc, arith::CmpIPredicate::uge, j, cst(ib, 1));
+      release(ib, prev, notFirst, /*syncWarp=*/false);
+      scf::YieldOp::create(ib, loc, cur);
+      b.setInsertionPointAfter(steady);
+      gemm->wait(b, 0);
+      gemm->storeAccumulators(b, steady.getResults());
+      return success();
+    }
+
+    auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1));
+    OpBuilder ib = OpBuilder::atBlockTerminator(steady.getBody());
+    Value j = steady.getInductionVar();
+    Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
+    IRMapping map;
+    map.map(loop.getInductionVar(), ivOf(ib, j));
+    // The body's own barriers (tile-insert-barriers') are kept only when
+    // it touches shared buffers other than the rings, which the mbarriers
+    // order: a consumers-wide barrier per iteration would hold the
+    // warpgroups in lockstep.
+    bool keepBarriers = llvm::any_of(
+        loop.getBody()->without_terminator(), [&](Operation &op) {
+          return !isProducer(op) && !isa<tile::GemmOp>(op) &&
+                 touchesOtherShared(&op);
+        });
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (isProducer(op) || (!keepBarriers && isa<tile::BarrierOp>(op)))
+        continue;
+      if (auto it = llvm::find(readers, &op); it != readers.end())
+        waitFull(ib, it - readers.begin(), j, stage);
+      // A body that writes other shared buffers (kept barriers) may write
+      // what a gemm reads: each gemm then fences for itself.
+      if (auto gemmOp = dyn_cast<tile::GemmOp>(op)) {
+        if (failed(simt::emitGemm(kernel, ib, gemmOp,
+                                  slot(gemmOp.getA(), stage),
+                                  slot(gemmOp.getB(), stage),
+                                  /*asyncFenced=*/!keepBarriers)))
+          return failure();
+        continue;
+      }
+      ib.clone(op, map);
+    }
+    release(ib, stage, Value(), /*syncWarp=*/true);
+    return success();
+  }
+
+  /// Whether `op` or an op nested in it uses a shared buffer that is not
+  /// one of the rings.
+  bool touchesOtherShared(Operation *op) {
+    WalkResult walk = op->walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands()) {
+        auto type = dyn_cast<MemRefType>(operand.getType());
+        if (type && tile::getMemorySpace(type) == tile::MemorySpace::shared &&
+            !ringOf.count(operand.getDefiningOp()))
+          return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    return walk.wasInterrupted();
   }
 
   /// Every producer copy as a TMA load, or none (a copy that cannot be
@@ -889,6 +1125,13 @@ private:
     return arith::ConstantIndexOp::create(b, loc, v);
   }
 
+  /// The induction variable of iteration j.
+  Value ivOf(OpBuilder &b, Value j) {
+    return arith::AddIOp::create(
+        b, loc, loop.getLowerBound(),
+        arith::MulIOp::create(b, loc, j, loop.getStep()));
+  }
+
   void makeRings() {
     for (tile::CopyOp copy : copies) {
       Operation *old = copy.getDst().getDefiningOp();
@@ -899,8 +1142,15 @@ private:
       llvm::append_range(shape, type.getShape());
       auto ringType = MemRefType::get(shape, type.getElementType(), AffineMap(),
                                       type.getMemorySpace());
-      OpBuilder b(old);
-      Operation *ring = b.clone(*old);
+      // A warp-specialized loop's rings are declared at the entry, before
+      // the roles split: the producer fills them.
+      Operation *ring = nullptr;
+      if (loop->hasAttr(tile::WarpSpecializeAttr::getAttrName())) {
+        kernel.buildAtEntry([&](OpBuilder &b) { ring = b.clone(*old); });
+      } else {
+        OpBuilder b(old);
+        ring = b.clone(*old);
+      }
       ring->getResult(0).setType(ringType);
       ringOf[old] = ring->getResult(0);
     }

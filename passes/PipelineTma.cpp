@@ -37,6 +37,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -48,12 +49,14 @@ Value cIdx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-/// The kernel argument a global tensor view comes from.
+/// The kernel argument a global tensor view comes from: an argument of the
+/// gpu.func, or before outlining (tile-plan-warp-specialize asks) of the
+/// prim_func.
 BlockArgument tensorArgument(Value src) {
   if (auto cast = src.getDefiningOp<memref::ReinterpretCastOp>())
     src = cast.getSource();
   auto arg = dyn_cast<BlockArgument>(src);
-  if (!arg || !isa<gpu::GPUFuncOp>(arg.getOwner()->getParentOp()))
+  if (!arg || !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
     return {};
   return arg;
 }

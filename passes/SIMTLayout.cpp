@@ -554,6 +554,11 @@ std::optional<SmallVector<int64_t>> simt::resolveProjection(const Layout &src,
 std::optional<int64_t> simt::kernelThreads(Operation *kernel) {
   if (auto k = dyn_cast<tile::KernelOp>(kernel))
     return k.getThreads();
+  // A warp-specialized kernel's layouts span its consumers (threads 0 ..
+  // consumers - 1); the producer warpgroup after them only issues loads.
+  if (auto roles = kernel->getAttrOfType<tile::WarpSpecializeAttr>(
+          tile::WarpSpecializeAttr::getAttrName()))
+    return roles.getConsumers();
   if (auto threads = kernel->getAttrOfType<IntegerAttr>("tile.threads"))
     return threads.getInt();
   if (auto func = dyn_cast<gpu::GPUFuncOp>(kernel))

@@ -164,8 +164,9 @@ std::optional<llvm::SmallVector<int64_t>>
 resolveProjection(const Layout &src, llvm::ArrayRef<int> dims,
                   const Layout &dst, std::string &why);
 
-/// Threads per block of a kernel: a `tile.kernel`, or a `gpu.func` with
-/// `gpu.known_block_size` or `tile.threads`; nullopt for anything else.
+/// Threads a kernel's layouts span: a `tile.kernel`'s, a warp-specialized
+/// `gpu.func`'s consumers, or a `gpu.func`'s `tile.threads` or
+/// `gpu.known_block_size`; nullopt for anything else.
 std::optional<int64_t> kernelThreads(mlir::Operation *kernel);
 
 /// The fragment buffer `value` is (a fragment `tile.alloc` result), or null.

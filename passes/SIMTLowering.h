@@ -86,6 +86,14 @@ public:
 
   /// A builder inserting at the kernel's entry, after what is there.
   mlir::OpBuilder entryBuilder();
+  /// Runs `build` with a builder at the entry, after what is there; what
+  /// it creates stays part of the entry (later entry ops go after it).
+  void buildAtEntry(llvm::function_ref<void(mlir::OpBuilder &)> build);
+
+  /// Warp specialization (WarpSpecialize.cpp): the producer's code, built
+  /// where the pipelined loop was, waiting for splitWarpRoles.
+  void setProducer(mlir::Operation *op) { producer = op; }
+  mlir::Operation *getProducer() const { return producer; }
 
 private:
   mlir::gpu::GPUFuncOp func;
@@ -94,6 +102,7 @@ private:
   mlir::Value tid;
   /// The last op created at the entry; new entry ops go after it.
   mlir::Operation *lastEntryOp = nullptr;
+  mlir::Operation *producer = nullptr;
   std::vector<std::pair<tile::AllocOp, Fragment>> frags;
   /// Thread parts, keyed by the thread bases' components along one dim.
   std::map<std::vector<int64_t>, mlir::Value> threadCoordCache;

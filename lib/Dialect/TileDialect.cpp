@@ -149,6 +149,27 @@ const tilec::TargetInfo &TargetAttr::getInfo() const {
   return *tilec::TargetInfo::lookup(getChip());
 }
 
+LogicalResult
+WarpSpecializeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                           int64_t consumers, int64_t producers,
+                           int64_t consumerRegisters,
+                           int64_t producerRegisters) {
+  // setmaxnreg works on whole warpgroups, with counts in [24, 256] that are
+  // multiples of 8.
+  if (consumers < 128 || consumers % 128 || producers < 128 ||
+      producers % 128)
+    return emitError() << "#tile.warp_specialize partitions are whole "
+                          "warpgroups (multiples of 128 threads), got "
+                       << consumers << " consumers and " << producers
+                       << " producers";
+  for (int64_t regs : {consumerRegisters, producerRegisters})
+    if (regs < 24 || regs > 256 || regs % 8)
+      return emitError() << "#tile.warp_specialize registers are multiples "
+                            "of 8 in [24, 256], got "
+                         << regs;
+  return success();
+}
+
 TargetAttr tilec::tile::lookupTarget(Operation *op) {
   for (; op; op = op->getParentOp())
     if (auto target = op->getAttrOfType<TargetAttr>(kTargetAttrName))

@@ -217,6 +217,58 @@ def Tile_SwizzleAttr : AttrDef<Tile_Dialect, "Swizzle"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Decisions: the warp roles of a pipelined loop
+//===----------------------------------------------------------------------===//
+
+def Tile_WarpSpecializeAttr : AttrDef<Tile_Dialect, "WarpSpecialize"> {
+  let mnemonic = "warp_specialize";
+  let summary = "producer and consumer warps of a pipelined loop";
+  let description = [{
+    Recorded by tile-plan-warp-specialize as `tile.warp_specialize` on a
+    `tile.pipelined` loop (and copied by tile-outline-kernels onto its
+    gpu.func), followed by the lowering:
+
+    - `consumers`: the threads the kernel was written for (threads 0 ..
+      consumers - 1): they run everything but the loop's operand copies,
+      and every layout, copy and reduction of the kernel is spread over
+      them;
+    - `producers`: the threads added after them (a warpgroup), one of
+      which issues the loop's operand copies (TMA loads) into the ring,
+      running ahead of the consumers by as many stages as the ring has;
+    - `registers = [c, p]`: what each consumer and each producer thread
+      may use after the split (`setmaxnreg.inc` / `.dec`), chosen so that
+      `consumers * c + producers * p` fits the register file.
+
+    The launch block is `consumers + producers` threads.
+
+    ```mlir
+    tile.pipelined %k = %c0 to %n step %c1 num_stages(4)
+        attributes {tile.warp_specialize = #tile.warp_specialize<
+            consumers = 256, producers = 128, registers = [232, 40]>} {...}
+    ```
+  }];
+  let parameters = (ins
+    "int64_t":$consumers,
+    "int64_t":$producers,
+    "int64_t":$consumerRegisters,
+    "int64_t":$producerRegisters
+  );
+  let assemblyFormat = [{
+    `<` `consumers` `=` $consumers `,` `producers` `=` $producers `,`
+        `registers` `=` `[` $consumerRegisters `,` $producerRegisters `]` `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The name of the discardable attribute on tile.pipelined / gpu.func.
+    static constexpr ::llvm::StringLiteral getAttrName() {
+      return ::llvm::StringLiteral("tile.warp_specialize");
+    }
+    /// Threads of the launch block.
+    int64_t getThreads() const { return getConsumers() + getProducers(); }
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // Op enums
 //===----------------------------------------------------------------------===//
 

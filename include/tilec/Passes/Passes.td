@@ -194,6 +194,30 @@ def TilePlanPipeline : Pass<"tile-plan-pipeline"> {
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
+def TilePlanWarpSpecialize : Pass<"tile-plan-warp-specialize"> {
+  let summary = "Decide producer and consumer warps of pipelined wgmma loops";
+  let description = [{
+    On chips with TMA and setmaxnreg, records `tile.warp_specialize =
+    #tile.warp_specialize<consumers = C, producers = 128, registers = [c,
+    p]>` on a planned `tile.pipelined` loop (tile-plan-pipeline) whose
+    gemms are wgmma and whose operand copies can all be TMA loads, when it
+    is the kernel's only pipelined loop, directly in the kernel body, with
+    offsets and bounds that side-effect-free ops compute. tile-outline-
+    kernels launches C + 128 threads; tile-lower-simt gives the added
+    warpgroup the loads (one thread, gated by the ring's empty barriers)
+    and the kernel's own threads everything else, each side setting its
+    register budget. TileLang's `TL_DISABLE_WARP_SPECIALIZED` and
+    `TL_DISABLE_TMA_LOWER` pass configs turn it off.
+
+    ```mlir
+    tile.pipelined %k = %c0 to %c64 step %c1 num_stages(3)
+        attributes {tile.warp_specialize = #tile.warp_specialize<
+            consumers = 256, producers = 128, registers = [240, 24]>} {...}
+    ```
+  }];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
+}
+
 def TileInsertBarriers : Pass<"tile-insert-barriers"> {
   let summary = "Synchronize the block around writes to shared memory";
   let description = [{
