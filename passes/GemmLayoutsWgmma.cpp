@@ -124,6 +124,36 @@ llvm::Expected<tile::SwizzleAttr> canonicalSwizzle(MLIRContext *ctx,
 
 std::string text(llvm::Error err) { return llvm::toString(std::move(err)); }
 
+/// Whether `copy` writes the whole of its shared destination from a
+/// fragment (MLA's P, stored for the next gemm to read).
+bool wholeFromFragment(tile::CopyOp copy) {
+  auto src = cast<MemRefType>(copy.getSrc().getType());
+  auto dst = cast<MemRefType>(copy.getDst().getType());
+  if (tile::getMemorySpace(src) != tile::MemorySpace::fragment ||
+      !dst.hasStaticShape() || copy.getDstExtents() != dst.getShape())
+    return false;
+  return llvm::all_of(copy.getDstOffsets(), [](Value offset) {
+    std::optional<int64_t> v = getConstantIntValue(offset);
+    return v && *v == 0;
+  });
+}
+
+/// The users a wgmma operand buffer may have: gemms, operand copies from
+/// global memory into it, and whole-tile copies into it from a fragment
+/// (tile-lower-simt writes both through the buffer's swizzle).
+bool wgmmaOperandUses(tile::AllocOp alloc) {
+  for (Operation *user : alloc->getUsers()) {
+    if (isa<tile::GemmOp>(user))
+      continue;
+    auto copy = dyn_cast<tile::CopyOp>(user);
+    if (copy && copy.getDst() == alloc.getResult() &&
+        (gemm::isOperandCopy(copy) || wholeFromFragment(copy)))
+      continue;
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
@@ -154,7 +184,7 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
             "a float32 accumulator";
       return WalkResult::interrupt();
     }
-    if ((!aInRegisters && !onlyGemmUses(a)) || !onlyGemmUses(b)) {
+    if ((!aInRegisters && !wgmmaOperandUses(a)) || !wgmmaOperandUses(b)) {
       why = "a shared operand has users other than copies into it and "
             "T.gemm";
       return WalkResult::interrupt();

@@ -30,6 +30,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmLayouts.h"
 #include "SIMTLowering.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -75,6 +76,23 @@ struct Box {
     return result;
   }
   static bool isZero(Value v) { return matchPattern(v, m_Zero()); }
+  /// Where element `index` of the buffer is stored: a shared buffer a
+  /// wgmma reads carries its canonical swizzle (`tile.swizzle`), which
+  /// every access goes through. A vector of at most 16 aligned bytes stays
+  /// contiguous: the swizzle permutes whole 16-byte units.
+  SmallVector<Value> placed(OpBuilder &b, Location loc,
+                            ArrayRef<Value> index) const {
+    Operation *alloc = buffer.getDefiningOp();
+    if (!alloc || type().getRank() != 2 ||
+        !alloc->hasAttr(gemm::kSharedLayoutAttr))
+      return SmallVector<Value>(index);
+    XorSwizzle swizzle = gemm::readSwizzle(alloc);
+    int64_t atom = gemm::readSwizzleAtom(alloc);
+    if (!swizzle.bits && !atom)
+      return SmallVector<Value>(index);
+    return SmallVector<Value>(gemm::swizzledIndices(
+        b, loc, type().getShape(), swizzle, atom, index[0], index[1]));
+  }
 };
 
 /// Whether element `indices` (and, with `lastExtra`, the next `lastExtra`
@@ -324,7 +342,8 @@ private:
               b, loc, cond, vecType,
               [&](OpBuilder &gb) -> SmallVector<Value> {
                 return {vector::LoadOp::create(gb, loc, vecType, other.buffer,
-                                               index, false, align)};
+                                               other.placed(gb, loc, index),
+                                               false, align)};
               },
               [&](OpBuilder &gb) -> SmallVector<Value> {
                 return {arith::ConstantOp::create(gb, loc, vecType,
@@ -342,8 +361,8 @@ private:
           Value packed =
               vector::FromElementsOp::create(b, loc, vecType, elements);
           guarded(b, loc, andOf(b, loc, cond, storeOnce), [&](OpBuilder &gb) {
-            vector::StoreOp::create(gb, loc, packed, other.buffer, index, false,
-                                    align);
+            vector::StoreOp::create(gb, loc, packed, other.buffer,
+                                    other.placed(gb, loc, index), false, align);
           });
         }
         continue;
@@ -355,7 +374,8 @@ private:
         Value loaded = guardedValues(
             b, loc, cond, otherElement,
             [&](OpBuilder &gb) -> SmallVector<Value> {
-              return {memref::LoadOp::create(gb, loc, other.buffer, index)};
+              return {memref::LoadOp::create(gb, loc, other.buffer,
+                                             other.placed(gb, loc, index))};
             },
             [&](OpBuilder &gb) -> SmallVector<Value> {
               return {zeroOf(gb, loc, otherElement)};
@@ -365,7 +385,8 @@ private:
         Value value = castScalar(b, loc, kernel.loadRegister(b, loc, frag, r0),
                                  otherElement);
         guarded(b, loc, andOf(b, loc, cond, storeOnce), [&](OpBuilder &gb) {
-          memref::StoreOp::create(gb, loc, value, other.buffer, index);
+          memref::StoreOp::create(gb, loc, value, other.buffer,
+                                  other.placed(gb, loc, index));
         });
       }
     }
@@ -485,8 +506,8 @@ private:
       Value cond = inBounds(b, loc, other, index);
       llvm::MaybeAlign align(2 * width * elementBytes(element));
       guarded(b, loc, cond, [&](OpBuilder &gb) {
-        vector::StoreOp::create(gb, loc, value, other.buffer, index, false,
-                                align);
+        vector::StoreOp::create(gb, loc, value, other.buffer,
+                                other.placed(gb, loc, index), false, align);
       });
     }
   }

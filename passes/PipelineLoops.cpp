@@ -706,8 +706,8 @@ private:
   ///
   /// A loop of one gemm keeps that gemm's wgmmas in flight for one
   /// iteration (wait_group 1) and releases slot j - 1 in iteration j.
-  LogicalResult runWarpSpecialized(OpBuilder &b,
-                                   tile::WarpSpecializeAttr roles, Value n) {
+  LogicalResult runWarpSpecialized(OpBuilder &b, tile::WarpSpecializeAttr roles,
+                                   Value n) {
     SmallVector<simt::TmaCopy> tma = planTma();
     if (tma.empty())
       return loop.emitError() << "internal: the loop was given warp roles, "
@@ -755,10 +755,11 @@ private:
       OpBuilder ib = OpBuilder::atBlockBegin(ploop.getBody());
       Value j = ploop.getInductionVar();
       Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
-      Value released = arith::XOrIOp::create(
-          ib, loc, parityOf(ib, j), arith::ConstantIntOp::create(ib, loc, i32, 1));
-      NVVM::MBarrierTryWaitParityOp::create(ib, loc, barrierAt(ib, empty, stage),
-                                            released, ticks);
+      Value released =
+          arith::XOrIOp::create(ib, loc, parityOf(ib, j),
+                                arith::ConstantIntOp::create(ib, loc, i32, 1));
+      NVVM::MBarrierTryWaitParityOp::create(
+          ib, loc, barrierAt(ib, empty, stage), released, ticks);
       IRMapping map;
       map.map(loop.getInductionVar(), ivOf(ib, j));
       for (size_t g = 0; g < readers.size(); ++g) {
@@ -800,8 +801,8 @@ private:
       if (syncWarp)
         NVVM::SyncWarpOp::create(
             ob, loc, arith::ConstantIntOp::create(ob, loc, i32, -1));
-      Value cond = when ? arith::AndIOp::create(ob, loc, when, laneZero)
-                        : laneZero;
+      Value cond =
+          when ? arith::AndIOp::create(ob, loc, when, laneZero) : laneZero;
       auto ifOp = scf::IfOp::create(ob, loc, cond, false);
       OpBuilder tb = ifOp.getThenBodyBuilder();
       NVVM::MBarrierArriveOp::create(tb, loc, Type(),
@@ -834,8 +835,8 @@ private:
       Value prev = arith::RemUIOp::create(
           ib, loc, arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1)),
           cst(ib, stages));
-      Value notFirst = arith::CmpIOp::create(
-          ib, loc, arith::CmpIPredicate::uge, j, cst(ib, 1));
+      Value notFirst = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::uge,
+                                             j, cst(ib, 1));
       release(ib, prev, notFirst, /*syncWarp=*/false);
       scf::YieldOp::create(ib, loc, cur);
       b.setInsertionPointAfter(steady);
@@ -854,8 +855,8 @@ private:
     // it touches shared buffers other than the rings, which the mbarriers
     // order: a consumers-wide barrier per iteration would hold the
     // warpgroups in lockstep.
-    bool keepBarriers = llvm::any_of(
-        loop.getBody()->without_terminator(), [&](Operation &op) {
+    bool keepBarriers =
+        llvm::any_of(loop.getBody()->without_terminator(), [&](Operation &op) {
           return !isProducer(op) && !isa<tile::GemmOp>(op) &&
                  touchesOtherShared(&op);
         });

@@ -125,3 +125,25 @@ func.func @swizzle_fragment() attributes {tile.kernel} {
   }
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @roles
+// CHECK: x = #tile.warp_specialize<consumers = 256, producers = 128, registers = [240, 24]>
+func.func @roles() attributes {x = #tile.warp_specialize<consumers = 256, producers = 128, registers = [240, 24]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.warp_specialize partitions are whole warpgroups (multiples of 128 threads), got 192 consumers and 128 producers}}
+func.func @bad_roles() attributes {x = #tile.warp_specialize<consumers = 192, producers = 128, registers = [240, 24]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.warp_specialize registers are multiples of 8 in [24, 256], got 20}}
+func.func @bad_registers() attributes {x = #tile.warp_specialize<consumers = 256, producers = 128, registers = [240, 20]>} {
+  return
+}
