@@ -434,10 +434,11 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
     // step's (iterations are independent, so moving a store past another
     // iteration's accesses is allowed).
     SmallVector<Operation *> ops = iterationOps(/*inlineGuards=*/true);
-    bool sinkable = trailingStores(ops);
+    bool stepwise = loop->hasAttr(kStepwiseKey);
+    bool sinkable = !stepwise && trailingStores(ops);
     // A block whose every step passes its guards (all but the blocks at the
     // tensor's edges) runs the steps with the guards dropped, in one piece.
-    if (steps > 1 && (partial || !guards.empty())) {
+    if (!stepwise && steps > 1 && (partial || !guards.empty())) {
       Value all;
       auto both = [&](Value x, Value y) {
         return x ? Value(arith::AndIOp::create(b, loc, x, y)) : y;
