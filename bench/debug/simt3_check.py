@@ -57,6 +57,12 @@ GROUPS = [
      [dict(name="fa_sm80_128x128_fewer_rings", num_stages=2, **FA),
       dict(name="fa_sm80_128x128_no_pipeline", num_stages=1, **FA)], "attention", "sm_80",
      "pipelining fewer operands: `K_shared` in 2 stages, `V_shared`"),
+    # MLA decode (mma.sync on sm_90a): 64 KiB KV tiles; KV loses its ring,
+    # K_pe keeps 2 stages.
+    ("mla", "examples/mla_decode.tile",
+     [dict(name="mla_decode_64_fewer_rings", batch=64, num_stages=2),
+      dict(name="mla_decode_64_no_pipeline", batch=64, num_stages=1)], "mla", "sm_90a",
+     "pipelining fewer operands: `K_pe_shared` in 2 stages, `KV_shared`"),
     ("gemm_sm80", "examples/gemm_relu.tile",
      [dict(name="gemm_sm80_256x128x128_fewer_rings", num_stages=3, **GEMM),
       dict(name="gemm_sm80_256x128x128_no_pipeline", num_stages=1, **GEMM)], "gemm_relu", "sm_80",
@@ -163,6 +169,14 @@ def run():
                 torch_op = lambda: F.scaled_dot_product_attention(qh, kh, vh)
                 b_, s_, h_, d_ = shapes[0]
                 flops = 4 * b_ * h_ * s_ * s_ * d_
+            elif kind == "mla":
+                q, q_pe, kv, k_pe = ins[:4]
+                d, pe = q.shape[-1], q_pe.shape[-1]
+                sc = (q @ kv.transpose(1, 2) + q_pe @ k_pe.transpose(1, 2)) / (d + pe) ** 0.5
+                ref = torch.softmax(sc, dim=-1) @ kv
+                rtol, atol = 1e-2, 5e-3
+                qf, kvf = tensors[0], tensors[2]
+                torch_op = lambda: torch.softmax(qf @ kvf.transpose(1, 2), dim=-1) @ kvf
             else:  # gemm_relu
                 ref = torch.relu(ins[0] @ ins[1])
                 rtol, atol = 1e-2, 5e-2
