@@ -132,23 +132,43 @@ bool writes(Operation *op) {
   return walk.wasInterrupted();
 }
 
-/// The ops of `body` that `value` is computed from, in body order; none
-/// when one of them touches memory or has regions.
-std::optional<SmallVector<Operation *>> pureSlice(Block *body, Value value) {
+/// The ops of `body` (and of `inner`, the block of a bounds check of the
+/// body whose checks a fast path dropped) that `value` is computed from,
+/// body order first; none when one of them touches memory or has regions,
+/// or when `value` depends on a value defined elsewhere in the loop: only
+/// those ops, the induction variables and values from outside the loop can
+/// be recomputed for another iteration.
+std::optional<SmallVector<Operation *>> pureSlice(Block *body, Block *inner,
+                                                  Value value) {
+  Operation *loop = body->getParentOp();
   DenseSet<Operation *> slice;
   SmallVector<Value> work{value};
   while (!work.empty()) {
-    Operation *def = work.pop_back_val().getDefiningOp();
-    if (!def || def->getBlock() != body || !slice.insert(def).second)
+    Value v = work.pop_back_val();
+    Operation *def = v.getDefiningOp();
+    if (!def) {
+      Block *owner = cast<BlockArgument>(v).getOwner();
+      if (owner != body && loop->isAncestor(owner->getParentOp()))
+        return std::nullopt;
+      continue;
+    }
+    if (def->getBlock() != body && def->getBlock() != inner) {
+      if (loop->isAncestor(def))
+        return std::nullopt;
+      continue;
+    }
+    if (!slice.insert(def).second)
       continue;
     if (!isMemoryEffectFree(def) || def->getNumRegions())
       return std::nullopt;
     llvm::append_range(work, def->getOperands());
   }
   SmallVector<Operation *> ordered;
-  for (Operation &op : *body)
-    if (slice.contains(&op))
-      ordered.push_back(&op);
+  for (Block *block : {body, inner})
+    if (block)
+      for (Operation &op : *block)
+        if (slice.contains(&op))
+          ordered.push_back(&op);
   return ordered;
 }
 
@@ -201,21 +221,31 @@ void mergeGuardedLoads(scf::IfOp ifOp, memref::LoadOp load, Block *body,
       if (!dom.properlyDominates(m->lookupOrDefault(iv), first))
         return;
   }
+  // A guarded load inside a bounds check whose checks the fast path
+  // dropped (its ops are inlined): that block's ops are recomputed too.
+  Block *inner = ifOp->getBlock() != body ? ifOp->getBlock() : nullptr;
+  if (inner && (!isa<scf::IfOp>(inner->getParentOp()) ||
+                inner->getParentOp()->getBlock() != body))
+    return;
   std::optional<SmallVector<Operation *>> condSlice =
-      pureSlice(body, ifOp.getCondition());
+      pureSlice(body, inner, ifOp.getCondition());
   SmallVector<Operation *> slice;
   if (!condSlice)
     return;
   slice = *condSlice;
   for (Value index : load.getIndices()) {
-    std::optional<SmallVector<Operation *>> more = pureSlice(body, index);
+    std::optional<SmallVector<Operation *>> more =
+        pureSlice(body, inner, index);
     if (!more)
       return;
     for (Operation *op : *more)
       if (!llvm::is_contained(slice, op))
         slice.push_back(op);
   }
-  llvm::sort(slice, [](Operation *a, Operation *b) {
+  // Body order, the inner block's ops after the body's.
+  llvm::sort(slice, [&](Operation *a, Operation *b) {
+    if (a->getBlock() != b->getBlock())
+      return a->getBlock() == body;
     return a->isBeforeInBlock(b);
   });
   Value base = load.getMemRef();
