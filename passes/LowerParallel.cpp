@@ -242,9 +242,19 @@ bool trailingStores(ArrayRef<Operation *> ops) {
       writing = true;
       continue;
     }
+    // Reads only: loads, and ops whose nested ops only load (a
+    // T.if_then_else load).
+    bool reads = !op->walk([](Operation *inner) {
+                       return isMemoryEffectFree(inner) ||
+                                      isa<memref::LoadOp>(inner) ||
+                                      inner->hasTrait<
+                                          OpTrait::HasRecursiveMemoryEffects>()
+                                  ? WalkResult::advance()
+                                  : WalkResult::interrupt();
+                     }).wasInterrupted();
     if (writing && !isMemoryEffectFree(op))
       return false;
-    if (!isMemoryEffectFree(op) && !isa<memref::LoadOp>(op))
+    if (!reads)
       return false; // a write other than a plain store (an atomic, a print)
   }
   return true;
