@@ -574,7 +574,64 @@ private:
   int64_t stridedVecFor(tile::ParallelOp loop) {
     LoopState probe;
     probe.op = loop;
-    return chooseVec(widestElement(probe), loop.getExtents(), threads);
+    int64_t vec = chooseVec(widestElement(probe), loop.getExtents(), threads);
+    // A thread's `vec` iterations become one vector access only where the
+    // rows of the buffers they step along start on a multiple of `vec`
+    // elements (tile-lower-simt's RowVectors). Where a row stride is odd
+    // (a 4099x1001 tensor) or not known, the `vec` consecutive elements of
+    // each thread would be `vec` scalar accesses 16 bytes apart across the
+    // warp; with fewer per thread, neighbouring threads take neighbouring
+    // elements and each warp access is coalesced.
+    if (vec > 1 && !loop.getInductionVars().empty())
+      loop.getBody()->walk([&](Operation *op) {
+        Value memref;
+        ValueRange indices;
+        if (auto load = dyn_cast<memref::LoadOp>(op)) {
+          memref = load.getMemRef();
+          indices = load.getIndices();
+        } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+          memref = store.getMemRef();
+          indices = store.getIndices();
+        }
+        if (!memref || !isGlobalOrShared(memref) || indices.size() < 2 ||
+            !dependsOnValue(indices.back(), loop.getInductionVars().back()))
+          return;
+        vec = std::min(vec, rowAlignment(cast<MemRefType>(memref.getType())));
+      });
+    return std::max<int64_t>(vec, 1);
+  }
+
+  /// The largest power of two (up to 16) dividing every row stride of
+  /// `type`; 1 when one is not static.
+  static int64_t rowAlignment(MemRefType type) {
+    if (!type.getLayout().isIdentity())
+      return 1;
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t align = 16, stride = 1;
+    for (size_t d = shape.size(); d-- > 1;) {
+      if (ShapedType::isDynamic(shape[d]))
+        return 1;
+      stride *= shape[d];
+      while (align > 1 && stride % align != 0)
+        align /= 2;
+    }
+    return align;
+  }
+
+  /// Whether `value` is computed (through ops of any kind) from `iv`.
+  static bool dependsOnValue(Value value, Value iv) {
+    SmallVector<Value> work{value};
+    DenseSet<Value> seen;
+    while (!work.empty()) {
+      Value v = work.pop_back_val();
+      if (v == iv)
+        return true;
+      if (!seen.insert(v).second)
+        continue;
+      if (Operation *def = v.getDefiningOp())
+        llvm::append_range(work, def->getOperands());
+    }
+    return false;
   }
 
   //===--- Checking and recording ----------------------------------------===//

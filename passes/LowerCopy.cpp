@@ -631,6 +631,10 @@ private:
       copy.erase();
       return result;
     }
+    // Element by element: neighbouring threads take neighbouring elements
+    // (each warp access coalesced) unless the source asks for a width.
+    if (!copy.getCoalescedWidth())
+      vec = 1;
     bool scalar = src.squeezedDims().empty();
     LogicalResult result =
         buildStridedLoop(kernel, b, copy.getLoc(), shape, vec,

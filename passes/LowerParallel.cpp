@@ -21,6 +21,7 @@
 #include "SIMTLowering.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
@@ -118,11 +119,16 @@ LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
         arith::AndIOp::create(b, loc, kernel.threadId(),
                               constIndex(b, loc, replicas)),
         constIndex(b, loc, 0));
+  // Every register's coordinates first: RowVectors recomputes guarded
+  // loads of later registers ahead of the first one's.
+  SmallVector<SmallVector<Value>> coordsOf;
+  for (int64_t r = 0; r < layout.numRegisters(); ++r)
+    coordsOf.push_back(kernel.coords(b, loc, layout, r));
   SmallVector<IRMapping> clones;
   for (int64_t r = 0; r < layout.numRegisters(); ++r) {
     clones.emplace_back();
     IRMapping &mapping = clones.back();
-    for (auto [iv, coord] : llvm::zip(ivs, kernel.coords(b, loc, layout, r)))
+    for (auto [iv, coord] : llvm::zip(ivs, coordsOf[r]))
       mapping.map(iv, coord);
     for (Operation &op : loop.getBody()->without_terminator())
       b.clone(op, mapping);
@@ -226,6 +232,45 @@ SmallVector<scf::IfOp> hoistableGuards(Block *body,
   return guards;
 }
 
+/// Whether, in one iteration's ops, nothing but stores to global or shared
+/// memory follows the first op that writes memory.
+bool trailingStores(ArrayRef<Operation *> ops) {
+  bool writing = false;
+  for (Operation *op : ops) {
+    auto store = dyn_cast<memref::StoreOp>(op);
+    if (store && !isSpace(store.getMemRef(), tile::MemorySpace::local)) {
+      writing = true;
+      continue;
+    }
+    // Reads only: loads, and ops whose nested ops only load (a
+    // T.if_then_else load).
+    bool reads = !op->walk([](Operation *inner) {
+                       return isMemoryEffectFree(inner) ||
+                                      isa<memref::LoadOp>(inner) ||
+                                      inner->hasTrait<
+                                          OpTrait::HasRecursiveMemoryEffects>()
+                                  ? WalkResult::advance()
+                                  : WalkResult::interrupt();
+                     }).wasInterrupted();
+    if (writing && !isMemoryEffectFree(op))
+      return false;
+    if (!reads)
+      return false; // a write other than a plain store (an atomic, a print)
+  }
+  return true;
+}
+
+/// Moves the global and shared stores among the top-level ops in
+/// [begin, end) to the end of the range, in their order.
+void sinkStores(Block::iterator begin, Operation *end) {
+  SmallVector<Operation *> stores;
+  for (Block::iterator it = begin; &*it != end; ++it)
+    if (isa<memref::StoreOp, vector::StoreOp>(&*it))
+      stores.push_back(&*it);
+  for (Operation *store : stores)
+    store->moveBefore(end);
+}
+
 LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
                            int64_t vec) {
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
@@ -263,8 +308,7 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
   // the others, at the edges of the tensor, check every element.
   DenseSet<Operation *> conditionOps;
   SmallVector<scf::IfOp> guards;
-  if (vec > 1)
-    guards = hoistableGuards(loop.getBody(), conditionOps);
+  guards = hoistableGuards(loop.getBody(), conditionOps);
   // One iteration; with `inlineGuards` the guards' bodies run unchecked.
   auto emitIteration = [&](OpBuilder &b, ArrayRef<Value> coords,
                            bool inlineGuards = false) -> IRMapping {
@@ -338,7 +382,7 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
       if (rowVectors)
         start = delinearize(vb, loc, base, extents);
       bool elementGuards = partial && total % vec != 0;
-      if (rowVectors && !elementGuards && !guards.empty()) {
+      if (rowVectors && !elementGuards && !guards.empty() && vec > 1) {
         SmallVector<SmallVector<Value>> coords;
         for (int64_t v = 0; v < vec; ++v) {
           coords.push_back(start);
@@ -389,9 +433,83 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
       vector(b);
   };
 
-  if (steps <= std::max<int64_t>(1, kernel.getOptions().unrollLimit)) {
-    for (int64_t s = 0; s < steps; ++s)
-      emitStep(b, constIndex(b, loc, s * chunk));
+  // Few elements per thread: every step inline. Counted in elements too,
+  // so that a loop whose vectors shrank to keep its accesses coalesced (an
+  // odd row stride) is unrolled as far as its 16-byte twin.
+  int64_t limit = std::max<int64_t>(1, kernel.getOptions().unrollLimit);
+  if (steps <= limit || steps * vec <= 4 * limit) {
+    // Where every access of an iteration that writes comes after all of
+    // its reads, the stores of all steps can wait until the end: the
+    // thread then has every step's loads in flight at once instead of one
+    // step's (iterations are independent, so moving a store past another
+    // iteration's accesses is allowed).
+    SmallVector<Operation *> ops = iterationOps(/*inlineGuards=*/true);
+    bool stepwise = loop->hasAttr(kStepwiseKey);
+    bool sinkable = !stepwise && trailingStores(ops);
+    // A block whose every step passes its guards (all but the blocks at the
+    // tensor's edges) runs the steps with the guards dropped, in one piece.
+    if (!stepwise && steps > 1 && (partial || !guards.empty())) {
+      Value all;
+      auto both = [&](Value x, Value y) {
+        return x ? Value(arith::AndIOp::create(b, loc, x, y)) : y;
+      };
+      SmallVector<SmallVector<SmallVector<Value>>> coords(steps);
+      for (int64_t s = 0; s < steps; ++s) {
+        Value base = arith::AddIOp::create(
+            b, loc, constIndex(b, loc, s * chunk),
+            arith::MulIOp::create(b, loc, tid, constIndex(b, loc, vec)));
+        SmallVector<Value> start;
+        if (rowVectors)
+          start = delinearize(b, loc, base, extents);
+        for (int64_t v = 0; v < vec; ++v) {
+          if (rowVectors) {
+            coords[s].push_back(start);
+            if (v > 0)
+              coords[s].back().back() = arith::AddIOp::create(
+                  b, loc, start.back(), constIndex(b, loc, v));
+          } else {
+            coords[s].push_back(delinearize(
+                b, loc,
+                v ? Value(arith::AddIOp::create(b, loc, base,
+                                                constIndex(b, loc, v)))
+                  : base,
+                extents));
+          }
+        }
+        if (partial && s == steps - 1)
+          all = both(all, arith::CmpIOp::create(
+                              b, loc, arith::CmpIPredicate::ule,
+                              arith::AddIOp::create(b, loc, base,
+                                                    constIndex(b, loc, vec)),
+                              constIndex(b, loc, total)));
+        if (!guards.empty())
+          all = both(all, allPass(b, coords[s]));
+      }
+      auto ifOp = scf::IfOp::create(b, loc, all, /*withElseRegion=*/true);
+      OpBuilder fast = OpBuilder::atBlockTerminator(ifOp.thenBlock());
+      for (int64_t s = 0; s < steps; ++s) {
+        SmallVector<IRMapping> clones;
+        for (const SmallVector<Value> &c : coords[s])
+          clones.push_back(emitIteration(fast, c, /*inlineGuards=*/true));
+        if (rowVectors)
+          formRowVectors(ops, loop.getBody(), ivs.back(), clones);
+      }
+      if (sinkable)
+        sinkStores(ifOp.thenBlock()->begin(),
+                   ifOp.thenBlock()->getTerminator());
+      OpBuilder slow = OpBuilder::atBlockTerminator(ifOp.elseBlock());
+      for (int64_t s = 0; s < steps; ++s)
+        emitStep(slow, constIndex(slow, loc, s * chunk));
+    } else {
+      Operation *before = loop->getPrevNode();
+      for (int64_t s = 0; s < steps; ++s)
+        emitStep(b, constIndex(b, loc, s * chunk));
+      // Without guards the steps are straight-line code.
+      if (sinkable && !partial && steps > 1)
+        sinkStores(before ? std::next(before->getIterator())
+                          : loop->getBlock()->begin(),
+                   loop);
+    }
   } else {
     auto forOp = scf::ForOp::create(b, loc, constIndex(b, loc, 0),
                                     constIndex(b, loc, steps * chunk),

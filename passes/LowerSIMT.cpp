@@ -321,6 +321,10 @@ LogicalResult simt::buildStridedLoop(
   loop.setLoopLayoutAttr(
       DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, kVecKey),
                                                b.getI64IntegerAttr(vec))}));
+  // Copies' loops run step by step: with every step's loads ahead of the
+  // stores, copies across odd strides (scalar accesses, an address each)
+  // outgrow the register budget.
+  loop->setAttr(kStepwiseKey, UnitAttr::get(ctx));
   OpBuilder inner = OpBuilder::atBlockTerminator(loop.getBody());
   body(inner, loc, loop.getInductionVars());
   return lowerParallel(kernel, loop);

@@ -130,6 +130,10 @@ int64_t knownDivisor(mlir::Value value);
 bool isGlobalBuffer(mlir::Value buffer);
 bool isSpace(mlir::Value buffer, tile::MemorySpace space);
 
+/// A strided loop with this unit attribute runs its steps one by one (each
+/// tested on its own, its stores in place); buildStridedLoop sets it.
+inline constexpr llvm::StringLiteral kStepwiseKey = "tile.stepwise";
+
 /// Builds `tile.parallel` over `extents` with a strided `{vec = vec}`
 /// layout and a body filled by `body(builder, loc, ivs)`, and lowers it.
 mlir::LogicalResult

@@ -45,16 +45,27 @@ gpu.module @m {
 
 // A strided loop over 10 elements, 2 per thread and step, 4 threads: two
 // steps (flat start 0 and 8) of elements tid*2 + {0, 1}; the second step
-// is partial, and 2 divides 10, so one guard per vector. The two stores
-// of a vector start at an even element: one aligned vector store
+// is partial. A thread whose last vector ends inside (tid*2 + 8 + 2 <= 10)
+// runs both steps unguarded, their stores last (LowerParallel.cpp); the
+// others guard each step, one test per vector since 2 divides 10. The two
+// stores of a vector start at an even element: one aligned vector store
 // (RowVectors.cpp).
 // CHECK-LABEL: gpu.func @strided
 // CHECK: %[[TID:.*]] = gpu.thread_id x
 // CHECK: %[[B0:.*]] = arith.addi %{{.*}}, %{{.*}} : index
-// CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[B0]], %[[TEN:.*]] : index
+// CHECK: %[[B1:.*]] = arith.addi %c8, %{{.*}} : index
+// CHECK: %[[END:.*]] = arith.addi %[[B1]], %c2{{.*}} : index
+// CHECK: %[[ALL:.*]] = arith.cmpi ule, %[[END]], %{{.*}} : index
+// CHECK: scf.if %[[ALL]] {
+// CHECK-NOT: scf.if
+// CHECK:   vector.store %{{.*}}, %{{.*}}[%[[B0]]] {alignment = 8 : i64} : memref<10xf32>, vector<2xf32>
+// CHECK-NEXT:   vector.store %{{.*}}, %{{.*}}[%[[B1]]] {alignment = 8 : i64} : memref<10xf32>, vector<2xf32>
+// CHECK-NEXT: } else {
+// CHECK: %[[S0:.*]] = arith.addi %{{.*}}, %{{.*}} : index
+// CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[S0]], %{{.*}} : index
 // CHECK: scf.if %[[IN0]] {
 // CHECK:   %[[V:.*]] = vector.from_elements %{{.*}}, %{{.*}} : vector<2xf32>
-// CHECK:   vector.store %[[V]], %{{.*}}[%[[B0]]] {alignment = 8 : i64} : memref<10xf32>, vector<2xf32>
+// CHECK:   vector.store %[[V]], %{{.*}}[%[[S0]]] {alignment = 8 : i64} : memref<10xf32>, vector<2xf32>
 // CHECK-NOT: memref.store
 // CHECK: }
 // CHECK: scf.if

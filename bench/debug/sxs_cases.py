@@ -1,0 +1,44 @@
+# The project's cases for the side-by-side run against TileLang
+# (../shared/sxs/prepare.py --extra bench/debug/sxs_cases.py): the odd and
+# small instances of the memory-bound examples, the guarded 2-D elementwise
+# kernel, and T.cumsum / T.cummax, each on the same source for both systems.
+# Sources "ho:" are in this folder; their references and library baselines
+# are in sxs_refs.py beside this file (copied next to sxs.py as
+# refs_extra.py). Every case is in group `membound`.
+MB = dict(group="membound", unit="GB/s")
+CASES = [
+    # Instances the tile does not divide.
+    ("vector_add_1000003", "ex:vector_add.tile", "vector_add", {"N": 1000003}, ["C"],
+     dict(MB, work="3*A[0]*2", tl_returns=True, tol=1e-3)),
+    ("softmax_1001", "ex:softmax.tile", "softmax", {"M": 1001, "N": 4096}, ["Y"],
+     dict(MB, work="2*X[0]*X[1]*2", tl_returns=True, tol=2e-3)),
+    ("rmsnorm_silu_1001x4000", "ex:rmsnorm_silu.tile", "rmsnorm_silu", {"M": 1001, "hidden": 4000},
+     ["Y"], dict(MB, work="2*X[0]*X[1]*2", tl_returns=True, tol=2e-3)),
+    # T.Parallel(32, 256) with `if r < M and c < N`, bf16.
+    ("guarded_4099x1000", "ho:simt2_guard.tile", "guarded_add", {"M": 4099, "N": 1000}, ["C"],
+     dict(MB, work="3*A[0]*A[1]*2", ref="guarded_add", tol=1e-2)),
+    ("guarded_4099x1001", "ho:simt2_guard.tile", "guarded_add", {"M": 4099, "N": 1001}, ["C"],
+     dict(MB, work="3*A[0]*A[1]*2", ref="guarded_add", tol=1e-2)),
+    ("guarded_4096x1024", "ho:simt2_guard.tile", "guarded_add", {"M": 4096, "N": 1024}, ["C"],
+     dict(MB, work="3*A[0]*A[1]*2", ref="guarded_add", tol=1e-2)),
+    # T.cumsum over fragments (prefix and suffix sums of each row).
+    ("cumsum_4096x64", "ex:cumsum.tile", "cumsum", {}, ["Z"],
+     dict(MB, work="3*X[0]*X[1]*4", tl_returns=True, ref="cumsum", tol=1e-5)),
+    ("cumsum_1001x64", "ex:cumsum.tile", "cumsum", {"M": 1001}, ["Z"],
+     dict(MB, work="3*X[0]*X[1]*4", tl_returns=True, ref="cumsum", tol=1e-5)),
+    # The row-wise T.cumsum over 64x64 fp32 shared tiles of 1024x1024,
+    # a column scan, a reverse max-scan, and odd sizes (partial tiles).
+    ("scan_rows_1024", "ho:rel_scan.tile", "scan", {"M": 1024, "N": 1024, "dim": 1}, ["B"],
+     dict(MB, work="2*A[0]*A[1]*4", ref="tile_scan", tol=1e-5)),
+    ("scan_cols_1024", "ho:rel_scan.tile", "scan", {"M": 1024, "N": 1024, "dim": 0}, ["B"],
+     dict(MB, work="2*A[0]*A[1]*4", ref="tile_scan", tol=1e-5)),
+    ("cummax_rows_1024_rev", "ho:rel_scan.tile", "scan",
+     {"M": 1024, "N": 1024, "dim": 1, "op": "max", "reverse": True}, ["B"],
+     dict(MB, work="2*A[0]*A[1]*4", ref="tile_scan", tol=1e-5)),
+    ("scan_odd_rows", "ho:rel_scan.tile", "scan",
+     {"M": 1001, "N": 1003, "block_M": 40, "block_N": 100, "dim": 1}, ["B"],
+     dict(MB, work="2*A[0]*A[1]*4", ref="tile_scan", tol=1e-5)),
+    ("scan_odd_cols_rev_max", "ho:rel_scan.tile", "scan",
+     {"M": 1001, "N": 1003, "block_M": 100, "block_N": 40, "dim": 0, "op": "max", "reverse": True},
+     ["B"], dict(MB, work="2*A[0]*A[1]*4", ref="tile_scan", tol=1e-5)),
+]
