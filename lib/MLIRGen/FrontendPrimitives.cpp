@@ -24,7 +24,9 @@ namespace tilec::mlirgen {
 static const StringRef kFrontendPrimitives[] = {
     "floordiv",     "floormod",   "shift_left",   "shift_right",
     "assume",       "evaluate",   "alloc_buffer", "alloc_global",
-    "thread_binding", "disable_warp_group_reg_alloc"};
+    "thread_binding", "disable_warp_group_reg_alloc",
+    // TileLang's tile-level spellings of the TIR loops, and TIR's parallel
+    "Serial", "Unroll", "Vectorized", "parallel"};
 
 llvm::ArrayRef<StringRef> frontendPrimitiveNames() {
   return kFrontendPrimitives;
@@ -38,6 +40,43 @@ Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
   auto bind = [&](llvm::ArrayRef<StringRef> names, unsigned required) {
     return bindArgs(args, names, required);
   };
+
+  // T.Serial / T.Unroll / T.Vectorized are TileLang's aliases of the
+  // lower-case loops (tile/loop.py).
+  if (name == "T.Serial" || name == "T.Unroll" || name == "T.Vectorized") {
+    std::string lower = "T." + name.drop_front(2).lower();
+    FailureOr<Value> loop = callPrimitive(lower, args);
+    if (failed(loop))
+      return failure();
+    return R(*loop);
+  }
+  // TIR's T.parallel(extent) is a parallel For, which TileLang's layout
+  // inference treats as T.Parallel does: nested T.parallel loops are a
+  // T.Parallel nest. A start other than 0 has no T.Parallel form.
+  if (name == "T.parallel") {
+    auto b = bind({"start", "stop"}, 1);
+    if (failed(b))
+      return failure();
+    CallArgs extent;
+    extent.range = args.range;
+    extent.callee = "T.Parallel";
+    if ((*b)[1] && !(*b)[1]->value.isNone()) {
+      const Value &start = (*b)[0]->value;
+      if (!start.isIntLike() || start.getInt() != 0) {
+        error((*b)[0]->range, "`T.parallel` with a start other than 0 is not "
+                              "supported; write T.Parallel(stop - start) and "
+                              "offset the index");
+        return failure();
+      }
+      extent.positional.push_back(*(*b)[1]);
+    } else {
+      extent.positional.push_back(*(*b)[0]);
+    }
+    FailureOr<Value> loop = callPrimitive("T.Parallel", extent);
+    if (failed(loop))
+      return failure();
+    return R(*loop);
+  }
 
   // TIR's floordiv / floormod round toward negative infinity, as Python's
   // `//` and `%` do; the shifts are `<<` and `>>` (arithmetic on signed).
