@@ -111,6 +111,14 @@ std::pair<Value, Value> laneMap(OpBuilder &b, Location loc,
   return {d[0], d[1]};
 }
 
+/// The type a GEP over elements of `type` steps by: the type itself, or
+/// for the 8-bit floats (no LLVM type) an integer of their width.
+Type gepElementType(Type type) {
+  if (LLVM::isCompatibleType(type))
+    return type;
+  return IntegerType::get(type.getContext(), type.getIntOrFloatBitWidth());
+}
+
 Value castToWorkgroupImpl(OpBuilder &b, Location loc, Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
   auto space =
@@ -163,7 +171,8 @@ Value elementPointer(OpBuilder &b, Location loc, Value buffer,
       Value stageOffset = arith::IndexCastOp::create(
           b, loc, intType,
           arith::MulIOp::create(b, loc, indices[0], cIdx(b, loc, strides[0])));
-      base = LLVM::GEPOp::create(b, loc, ptrType, type.getElementType(), base,
+      base = LLVM::GEPOp::create(b, loc, ptrType,
+                                 gepElementType(type.getElementType()), base,
                                  ValueRange{stageOffset});
       indices = indices.drop_front();
       strides.erase(strides.begin());
@@ -181,11 +190,8 @@ Value elementPointer(OpBuilder &b, Location loc, Value buffer,
           b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
   }
   Value linearInt = arith::IndexCastOp::create(b, loc, intType, linear);
-  // The 8-bit floats have no LLVM type: step over bytes of their width.
-  Type elemType = type.getElementType();
-  if (!LLVM::isCompatibleType(elemType))
-    elemType = IntegerType::get(ctx, type.getElementTypeBitWidth());
-  return LLVM::GEPOp::create(b, loc, ptrType, elemType, base,
+  return LLVM::GEPOp::create(b, loc, ptrType,
+                             gepElementType(type.getElementType()), base,
                              ValueRange{linearInt});
 }
 
@@ -347,7 +353,8 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
           Type intType = ib.getIntegerType(indexBits);
           Value delta = arith::ConstantIntOp::create(
               ib, loc, intType, step * (threads / chunksPerRow) * srcRowStride);
-          Value stepped = LLVM::GEPOp::create(ib, loc, firstSrc.getType(), elem,
+          Value stepped = LLVM::GEPOp::create(ib, loc, firstSrc.getType(),
+                                              gepElementType(elem),
                                               firstSrc, ValueRange{delta});
           from = arith::SelectOp::create(ib, loc, ok, stepped, originSrc);
         } else {

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# GPU check of the mma.sync GEMM dtypes of issue #11 (conf3): float32
+# operands computed as tf32 (m16n8k8) and OCP fp8 e4m3 / e5m2 (m16n8k32),
+# in every storage order (ldmatrix and element-load paths), and the f32 ->
+# fp8 store (tile-lower-fp8-casts), through the kernels' launch headers.
+# The kernel is test/Passes/Inputs/gemm-dtypes.tile.
+# Here (no GPU): NO_RUN=1 OUT=bench/.out bash bench/debug/conf3_check.sh
+# builds everything into bench/.out/conf3_check/. On the GPU machine, from
+# the repository root, with build/bin/tilec carried (or TILEC=...):
+#   bash bench/debug/conf3_check.sh
+# Prints one table row per case; exit 0 = every element matched.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+tilec=${TILEC:-build/bin/tilec}
+out=${OUT:-/tmp}/conf3_check
+mkdir -p "$out"
+src=test/Passes/Inputs/gemm-dtypes.tile
+build() { # stem [defines...]
+  local stem=$1
+  shift
+  "$tilec" $src --target sm_90a -D M=256 -D N=192 -D K=256 "$@" \
+    -o "$out/$stem.ptx" --header "$out/$stem.h" --namespace "conf3::$stem"
+}
+build tf32_nt                                        # A (M,K), B (N,K): ldmatrix
+build tf32_tn -D trans_A=True -D trans_B=False       # A (K,M), B (K,N): element loads
+build tf32_nn -D trans_B=False                       # ldmatrix A, element-load B
+build tf32_nt_w8 -D threads=256 -D block_M=128        # 8 warps, 128x64 tiles
+build e4m3_nt -D a_dtype=float8_e4m3 -D b_dtype=float8_e4m3 -D block_K=64
+build e4m3_e5m2 -D a_dtype=float8_e4m3 -D b_dtype=float8_e5m2 -D block_K=64
+build e5m2_tn -D a_dtype=float8_e5m2 -D b_dtype=float8_e5m2 -D block_K=64 \
+  -D trans_A=True -D trans_B=False
+build e4m3_out8 -D a_dtype=float8_e4m3 -D b_dtype=float8_e4m3 -D block_K=64 \
+  -D out_dtype=float8_e4m3
+g++ -std=c++17 -O2 -Wall -I/usr/local/cuda/include -I"$out" \
+  bench/debug/conf3_check.cpp -L/usr/local/cuda/lib64/stubs -lcuda -o "$out/conf3_check"
+[[ ${NO_RUN:-} ]] || "$out/conf3_check"
