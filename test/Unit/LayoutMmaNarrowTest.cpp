@@ -139,3 +139,32 @@ TEST_CASE("b16 ldmatrix of K-contiguous tf32 and 8-bit data delivers their "
   CHECK(errorOf(ldmatrixAsElements(a, 1, 4)).find("only 8, 16 or 32") !=
         std::string::npos);
 }
+
+#include "tilec/Target/TargetInfo.h"
+
+TEST_CASE("mma.sync fp8 is in sm_90a's table, not sm_80's", "[layout][mma]") {
+  auto count = [](const char *chip, MMAElementType a, MMAElementType b) {
+    const TargetInfo *target = TargetInfo::lookup(chip);
+    REQUIRE(target);
+    int found = 0;
+    for (const MMAInstruction &i : target->mmaInstructions())
+      if (i.kind == MMAKind::WarpSync && i.a == a && i.b == b &&
+          i.acc == MMAElementType::F32) {
+        CHECK(i.m == 16);
+        CHECK(i.n == 8);
+        CHECK(i.k == unwrap(mmaSyncOperands(a == MMAElementType::TF32 ? 32 : 8)).k);
+        ++found;
+      }
+    return found;
+  };
+  using ET = MMAElementType;
+  for (auto [a, b] : {std::pair{ET::F8E4M3, ET::F8E4M3},
+                      {ET::F8E4M3, ET::F8E5M2},
+                      {ET::F8E5M2, ET::F8E4M3},
+                      {ET::F8E5M2, ET::F8E5M2}}) {
+    CHECK(count("sm_90a", a, b) == 1);
+    CHECK(count("sm_80", a, b) == 0);
+  }
+  CHECK(count("sm_80", ET::TF32, ET::TF32) == 1);
+  CHECK(count("sm_90a", ET::TF32, ET::TF32) == 1);
+}
