@@ -26,7 +26,9 @@ static const StringRef kFrontendPrimitives[] = {
     "assume",       "evaluate",   "alloc_buffer", "alloc_global",
     "thread_binding", "disable_warp_group_reg_alloc",
     // TileLang's tile-level spellings of the TIR loops, and TIR's parallel
-    "Serial", "Unroll", "Vectorized", "parallel"};
+    "Serial", "Unroll", "Vectorized", "parallel",
+    // a scalar's bits as another type of the same width
+    "reinterpret"};
 
 llvm::ArrayRef<StringRef> frontendPrimitiveNames() {
   return kFrontendPrimitives;
@@ -40,6 +42,50 @@ Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
   auto bind = [&](llvm::ArrayRef<StringRef> names, unsigned required) {
     return bindArgs(args, names, required);
   };
+
+  // T.reinterpret: the bits of a scalar as another dtype of the same
+  // width (a bitcast). TIR writes (dtype, value); TileLang's examples also
+  // write (value, dtype): whichever argument is a dtype is the type.
+  if (name == "T.reinterpret") {
+    auto b = bind({"a", "b"}, 2);
+    if (failed(b))
+      return failure();
+    bool typeFirst = toDType((*b)[0]->value).has_value() &&
+                     !toDType((*b)[1]->value).has_value();
+    const Arg &typeArg = typeFirst ? *(*b)[0] : *(*b)[1];
+    const Arg &valueArg = typeFirst ? *(*b)[1] : *(*b)[0];
+    FailureOr<DType> to = requireDType(typeArg);
+    if (failed(to))
+      return failure();
+    FailureOr<Value> scalar = toScalar(valueArg.value, valueArg.range);
+    if (failed(scalar))
+      return failure();
+    FailureOr<Value> runtime = materialize(*scalar, valueArg.range);
+    if (failed(runtime))
+      return failure();
+    if (!runtime->is(Value::Runtime)) {
+      error(valueArg.range, "`T.reinterpret` takes a scalar value, got `" +
+                                runtime->repr() + "`");
+      return failure();
+    }
+    DType from = runtime->getRuntime().dtype;
+    if (from.bits() != to->bits() || to->bits() == 1) {
+      error(args.range, "`T.reinterpret` keeps the bits: " +
+                            Twine(from.name()) + " (" + Twine(from.bits()) +
+                            " bits) cannot be read as " + to->name() + " (" +
+                            Twine(to->bits()) + " bits)");
+      return failure();
+    }
+    FailureOr<mlir::Value> v =
+        toIR(*runtime, irType(from), valueArg.range);
+    if (failed(v))
+      return failure();
+    mlir::Value cast = *v;
+    if (irType(from) != irType(*to))
+      cast = arith::BitcastOp::create(builder, loc(args.range.Start),
+                                      irType(*to), *v);
+    return R(wrapRuntime(cast, *to, false));
+  }
 
   // T.Serial / T.Unroll / T.Vectorized are TileLang's aliases of the
   // lower-case loops (tile/loop.py).
