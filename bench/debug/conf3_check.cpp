@@ -5,8 +5,16 @@
 // mantissa bits zero) so every product is exact and only the fp32
 // accumulation rounds; fp8 inputs are random finite bytes. Tolerance per
 // element: 1e-5 of sum_k |a b| (+1e-6), or, for the fp8 output, within one
-// e4m3 rounding of the reference. Non-zero exit on any mismatch.
+// e4m3 rounding of the reference. The conversions: fp8 -> wider exact
+// (every finite code), wider -> fp8 equal to the host's round-to-nearest-
+// even with saturation to the largest finite value (cvt.rn.satfinite, as
+// TileLang's casts), compared as values. Non-zero exit on any mismatch.
 #include "e4m3_e5m2.h"
+#include "e4m3_to_f32.h"
+#include "e5m2_to_bf16.h"
+#include "f16_to_e4m3.h"
+#include "f32_to_e4m3.h"
+#include "f32_to_e5m2.h"
 #include "e4m3_nt.h"
 #include "e4m3_out8.h"
 #include "e5m2_tn.h"
@@ -57,6 +65,10 @@ double decodeFp8(std::uint8_t b, bool e5m2) {
   int expBits = e5m2 ? 5 : 4, manBits = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
   int e = (b >> manBits) & ((1 << expBits) - 1);
   int m = b & ((1 << manBits) - 1);
+  if (!e5m2 && (b & 0x7f) == 0x7f)
+    return NAN;
+  if (e5m2 && e == 31)
+    return m ? NAN : (sign ? -INFINITY : INFINITY);
   double v = e == 0 ? std::ldexp(m, 1 - bias - manBits)
                     : std::ldexp((1 << manBits) + m, e - bias - manBits);
   return sign ? -v : v;
@@ -159,6 +171,106 @@ void fp8(const std::string &what, Launch launch, bool aE5m2, bool bE5m2,
   check(what, launch, upload(a), upload(b), A, B, fp8Out);
 }
 
+/// Round to nearest, ties to the even code, saturating: brute force over
+/// every finite code.
+double roundFp8(double x, bool e5m2) {
+  double best = 0, bestErr = INFINITY;
+  int bestCode = 0;
+  for (int c = 0; c < 256; ++c) {
+    double v = decodeFp8(std::uint8_t(c), e5m2);
+    if (std::isnan(v) || std::isinf(v))
+      continue;
+    double e = std::fabs(x - v);
+    if (e < bestErr || (e == bestErr && (c & 1) == 0 && (bestCode & 1))) {
+      best = v;
+      bestErr = e;
+      bestCode = c;
+    }
+  }
+  return best;
+}
+
+std::uint16_t toHalf(float f) {
+  _Float16 h = static_cast<_Float16>(f);
+  std::uint16_t bits;
+  std::memcpy(&bits, &h, 2);
+  return bits;
+}
+float fromHalf(std::uint16_t b) {
+  _Float16 h;
+  std::memcpy(&h, &b, 2);
+  return float(h);
+}
+double fromBf16(std::uint16_t b) {
+  std::uint32_t bits = std::uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+using Launch2 = std::function<CUresult(CUdeviceptr, CUdeviceptr)>;
+constexpr int kCast = 8192;
+
+/// fp8 -> f32 / bf16: every finite code, repeated.
+void fromFp8(const std::string &what, Launch2 launch, bool e5m2, bool bf16) {
+  std::vector<std::uint8_t> x(kCast);
+  for (int i = 0; i < kCast; ++i) {
+    x[i] = std::uint8_t(i % 256);
+    if (std::isnan(decodeFp8(x[i], e5m2)) || std::isinf(decodeFp8(x[i], e5m2)))
+      x[i] = 0;
+  }
+  std::vector<float> y(kCast, std::nanf(""));
+  std::vector<std::uint16_t> yb(kCast, 0x7fc0);
+  CUdeviceptr dX = upload(x), dY = bf16 ? upload(yb) : upload(y);
+  bool launched = ok(launch(dX, dY), what.c_str());
+  if (bf16)
+    download(yb, dY);
+  else
+    download(y, dY);
+  cuMemFree(dX);
+  size_t bad = 0;
+  double maxErr = 0;
+  for (int i = 0; i < kCast; ++i) {
+    double want = decodeFp8(x[i], e5m2);
+    double got = bf16 ? fromBf16(yb[i]) : double(y[i]);
+    double e = std::fabs(got - want);
+    maxErr = std::max(maxErr, e);
+    bad += !(e == 0);
+  }
+  row(what, kCast, launched ? bad : kCast, maxErr);
+}
+
+/// f32 / f16 -> fp8: values over the whole range and past it.
+void toFp8(const std::string &what, Launch2 launch, bool e5m2, bool f16) {
+  std::uniform_real_distribution<double> expo(-12, e5m2 ? 17 : 10);
+  std::vector<float> x(kCast);
+  for (int i = 0; i < kCast; ++i) {
+    double v = std::exp2(expo(rng)) * (rng() % 2 ? 1 : -1);
+    x[i] = i < 8 ? float(i - 4) * 0.5f : float(v); // a few exact ones
+    if (f16)
+      x[i] = fromHalf(toHalf(std::min(std::fabs(x[i]), 60000.0f) *
+                             (x[i] < 0 ? -1.0f : 1.0f)));
+  }
+  std::vector<std::uint16_t> xh(kCast);
+  for (int i = 0; i < kCast; ++i)
+    xh[i] = toHalf(x[i]);
+  std::vector<std::uint8_t> y(kCast, 0x7f);
+  CUdeviceptr dX = f16 ? upload(xh) : upload(x), dY = upload(y);
+  bool launched = ok(launch(dX, dY), what.c_str());
+  download(y, dY);
+  cuMemFree(dX);
+  size_t bad = 0;
+  double maxErr = 0;
+  for (int i = 0; i < kCast; ++i) {
+    double want = roundFp8(x[i], e5m2);
+    double got = decodeFp8(y[i], e5m2);
+    double e = std::fabs(got - want);
+    maxErr = std::max(maxErr, e);
+    bad += !(e == 0);
+  }
+  row(what, kCast, launched ? bad : kCast, maxErr);
+}
+
 } // namespace
 
 int main() {
@@ -183,5 +295,13 @@ int main() {
   fp8("e4m3 x e5m2 ldmatrix", L(conf3::e4m3_e5m2::gemm), false, true, false, true, false);
   fp8("e5m2 x e5m2 A(K,M) B(K,N) element loads", L(conf3::e5m2_tn::gemm), true, true, true, false, false);
   fp8("e4m3 -> e4m3 output (satfinite cvt)", L(conf3::e4m3_out8::gemm), false, false, false, true, true);
+  auto L2 = [](auto fn) -> Launch2 {
+    return [fn](CUdeviceptr x, CUdeviceptr y) { return fn(x, y, nullptr); };
+  };
+  fromFp8("cast e4m3 -> f32 (every code)", L2(conf3::e4m3_to_f32::convert), false, false);
+  fromFp8("cast e5m2 -> bf16 (every finite code)", L2(conf3::e5m2_to_bf16::convert), true, true);
+  toFp8("cast f32 -> e4m3 (RNE, satfinite)", L2(conf3::f32_to_e4m3::convert), false, false);
+  toFp8("cast f32 -> e5m2 (RNE, satfinite)", L2(conf3::f32_to_e5m2::convert), true, false);
+  toFp8("cast f16 -> e4m3 (RNE, satfinite)", L2(conf3::f16_to_e4m3::convert), false, true);
   return allOk ? 0 : 1;
 }
