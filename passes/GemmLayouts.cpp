@@ -170,9 +170,8 @@ private:
                      ? "float16 or bfloat16 A and B of one type, float32 "
                        "(tf32) ones, or float8 (e4m3 / e5m2) ones,"
                      : "float16 or bfloat16 A and B of one type and")
-             << " a float32 accumulator, got " << aType.getElementType()
-             << ", " << bType.getElementType() << " -> "
-             << cType.getElementType();
+             << " a float32 accumulator, got " << aType.getElementType() << ", "
+             << bType.getElementType() << " -> " << cType.getElementType();
     if (aType.getRank() != 2 || bType.getRank() != 2 || cType.getRank() != 2)
       return gemm.emitError("T.gemm operands must be 2-D tiles");
     int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);

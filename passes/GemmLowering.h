@@ -97,8 +97,8 @@ private:
   /// word * perWord ... at the lane's (row0, col0) + origin, in the tile's
   /// (dim0, dim1) (swapped into storage order with `transposed`).
   mlir::Value loadWord(mlir::OpBuilder &b, SharedSlot slot,
-                       const LinearLayout &atom, int64_t word,
-                       mlir::Value row0, mlir::Value col0, bool transposed);
+                       const LinearLayout &atom, int64_t word, mlir::Value row0,
+                       mlir::Value col0, bool transposed);
 
   KernelLowering *kernel;
   tile::GemmOp op;

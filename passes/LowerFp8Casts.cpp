@@ -40,9 +40,8 @@ Value convertScalar(OpBuilder &b, Location loc, Value in, Type to) {
       x = arith::ExtFOp::create(b, loc, f32, in);
     Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
     std::string name = ("llvm.nvvm.ff.to." + suffix(to) + "x2.rn").str();
-    Value pair = LLVM::CallIntrinsicOp::create(b, loc, i16,
-                                               b.getStringAttr(name),
-                                               ValueRange{zero, x})
+    Value pair = LLVM::CallIntrinsicOp::create(
+                     b, loc, i16, b.getStringAttr(name), ValueRange{zero, x})
                      .getResult(0);
     Value low = arith::TruncIOp::create(b, loc, i8, pair);
     return arith::BitcastOp::create(b, loc, to, low);
@@ -50,11 +49,10 @@ Value convertScalar(OpBuilder &b, Location loc, Value in, Type to) {
   Value bits = arith::BitcastOp::create(b, loc, i8, in);
   Value wide = arith::ExtUIOp::create(b, loc, i16, bits);
   auto halves = VectorType::get({2}, b.getF16Type());
-  std::string name = ("llvm.nvvm." + suffix(in.getType()) + "x2.to.f16x2.rn")
-                         .str();
-  Value pair = LLVM::CallIntrinsicOp::create(b, loc, halves,
-                                             b.getStringAttr(name),
-                                             ValueRange{wide})
+  std::string name =
+      ("llvm.nvvm." + suffix(in.getType()) + "x2.to.f16x2.rn").str();
+  Value pair = LLVM::CallIntrinsicOp::create(
+                   b, loc, halves, b.getStringAttr(name), ValueRange{wide})
                    .getResult(0);
   Value h = vector::ExtractOp::create(b, loc, pair, ArrayRef<int64_t>{0});
   if (to.isF16())
@@ -74,8 +72,8 @@ Value convert(OpBuilder &b, Location loc, Value in, Type to) {
   SmallVector<Value> elems;
   SmallVector<int64_t> shape(vec.getShape());
   int64_t n = vec.getNumElements();
-  auto flatIn = VectorType::get(
-      {n}, cast<VectorType>(in.getType()).getElementType());
+  auto flatIn =
+      VectorType::get({n}, cast<VectorType>(in.getType()).getElementType());
   Value flat = vector::ShapeCastOp::create(b, loc, flatIn, in);
   for (int64_t i = 0; i < n; ++i) {
     Value e = vector::ExtractOp::create(b, loc, flat, ArrayRef<int64_t>{i});

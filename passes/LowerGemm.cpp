@@ -354,8 +354,8 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
           Value delta = arith::ConstantIntOp::create(
               ib, loc, intType, step * (threads / chunksPerRow) * srcRowStride);
           Value stepped = LLVM::GEPOp::create(ib, loc, firstSrc.getType(),
-                                              gepElementType(elem),
-                                              firstSrc, ValueRange{delta});
+                                              gepElementType(elem), firstSrc,
+                                              ValueRange{delta});
           from = arith::SelectOp::create(ib, loc, ok, stepped, originSrc);
         } else {
           Value zero = cIdx(ib, loc, 0);
@@ -454,7 +454,8 @@ FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
   gemm.warpsM = mma.getWarpsM();
   gemm.warpsN = mma.getWarpsN();
   gemm.kStep = mma.getK();
-  gemm.elemBits = cast<MemRefType>(op.getA().getType()).getElementTypeBitWidth();
+  gemm.elemBits =
+      cast<MemRefType>(op.getA().getType()).getElementTypeBitWidth();
   llvm::Expected<MmaSyncOperands> operands = mmaSyncOperands(gemm.elemBits);
   if (!operands)
     return op.emitError() << errorText(operands.takeError());
@@ -462,9 +463,8 @@ FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
       cast<MemRefType>(op.getB().getType()).getElementTypeBitWidth() !=
           gemm.elemBits)
     return op.emitError() << "T.gemm: the mma_sync decision's K of "
-                          << gemm.kStep << " is not that of "
-                          << gemm.elemBits << "-bit operands ("
-                          << operands->k << ")";
+                          << gemm.kStep << " is not that of " << gemm.elemBits
+                          << "-bit operands (" << operands->k << ")";
   gemm.atomA = std::move(operands->a);
   gemm.atomB = std::move(operands->b);
   if (failed(gemm.readTiles()) ||
@@ -476,6 +476,9 @@ FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
   gemm.ns.assign(gemm.nTiles.begin(), gemm.nTiles.end());
   // After kDim and the m tiles: the A registers are looked up per both.
   if (const Fragment *a = kernel.fragment(op.getA())) {
+    if (gemm.elemBits != 16)
+      return op.emitError("T.gemm on the mma.sync path reads a fragment A "
+                          "operand only for 16-bit types");
     gemm.fragA = a;
     if (failed(gemm.readOperandA()))
       return failure();
@@ -650,7 +653,7 @@ LogicalResult MmaSyncGemm::readNarrowPlans() {
   // (A not transposed, B transposed), its words read as elements of the
   // operand's width and checked against the instruction's fragments; the
   // row starts it takes in b16 units become elements. Else element loads.
-  ldmatrixA = !op.getTransposeA() && !fragA;
+  ldmatrixA = !op.getTransposeA();
   ldmatrixB = op.getTransposeB();
   int num = elemBits == 8 ? 2 : 1, den = elemBits == 32 ? 2 : 1;
   int64_t perWord = 32 / elemBits;
@@ -695,10 +698,10 @@ LogicalResult MmaSyncGemm::readNarrowPlans() {
     bWord[half][j] = x;
     for (int32_t l = 0; l < 32; ++l)
       for (int64_t e = 0; e < perWord; ++e) {
-        auto got = eval2(*pair, {{"register", int32_t(x * perWord + e)},
-                                 {"lane", l}});
-        auto want = eval2(atomB, {{"register", int32_t(j * perWord + e)},
-                                  {"lane", l}});
+        auto got =
+            eval2(*pair, {{"register", int32_t(x * perWord + e)}, {"lane", l}});
+        auto want =
+            eval2(atomB, {{"register", int32_t(j * perWord + e)}, {"lane", l}});
         if (got.first != want.first || got.second != want.second + 8 * half)
           return op.emitError() << "ldmatrix.x4 does not deliver two "
                                    "mma.sync "
@@ -729,8 +732,7 @@ Value MmaSyncGemm::loadWord(OpBuilder &b, SharedSlot slot,
   Type bits = b.getIntegerType(elemBits);
   Value packed;
   for (int64_t e = 0; e < perWord; ++e) {
-    auto [d0, d1] =
-        eval2(atom, {{"register", int32_t(word * perWord + e)}});
+    auto [d0, d1] = eval2(atom, {{"register", int32_t(word * perWord + e)}});
     Value r = arith::AddIOp::create(b, loc, row0, cIdx(b, loc, d0));
     Value c = arith::AddIOp::create(b, loc, col0, cIdx(b, loc, d1));
     if (transposed)
@@ -820,8 +822,7 @@ SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
     Value k = arith::AddIOp::create(b, loc, aCol, cIdx(b, loc, k0));
     if (!ldmatrixA) {
       for (int64_t w = 0; w < 4; ++w)
-        frags.push_back(
-            loadWord(b, slotA, atomA, w, m, k, op.getTransposeA()));
+        frags.push_back(loadWord(b, slotA, atomA, w, m, k, op.getTransposeA()));
       continue;
     }
     Value r = op.getTransposeA() ? k : m, c = op.getTransposeA() ? m : k;
@@ -904,12 +905,11 @@ void MmaSyncGemm::mmaStep(OpBuilder &b, ValueRange frags,
       ptxMmaType(cast<MemRefType>(op.getB().getType()).getElementType());
   size_t bBase = 4 * ms.size();
   bool fp8 = ptxA == NVVM::MMATypes::e4m3 || ptxA == NVVM::MMATypes::e5m2;
-  std::string fp8Intrinsic =
-      fp8 ? ("llvm.nvvm.mma.m16n8k32.row.col.f32." +
-             NVVM::stringifyMMATypes(ptxA) + "." +
-             NVVM::stringifyMMATypes(ptxB) + ".f32")
-                .str()
-          : std::string();
+  std::string fp8Intrinsic = fp8 ? ("llvm.nvvm.mma.m16n8k32.row.col.f32." +
+                                    NVVM::stringifyMMATypes(ptxA) + "." +
+                                    NVVM::stringifyMMATypes(ptxB) + ".f32")
+                                       .str()
+                                 : std::string();
   for (size_t mi = 0; mi < ms.size(); ++mi)
     for (size_t ni = 0; ni < ns.size(); ++ni) {
       // Serpentine order over n: consecutive mmas share a fragment.

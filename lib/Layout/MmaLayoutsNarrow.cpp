@@ -21,8 +21,8 @@ using InDim = LinearLayout::InDim;
 using Basis = LinearLayout::Basis;
 
 LinearLayout fixed(std::vector<InDim> ins, int32_t rows, int32_t cols) {
-  return cantFail(LinearLayout::create(std::move(ins),
-                                       {{"dim0", rows}, {"dim1", cols}}));
+  return cantFail(
+      LinearLayout::create(std::move(ins), {{"dim0", rows}, {"dim1", cols}}));
 }
 
 /// groupID (lane >> 2) along `groupDim` (+1, +2, +4), threadID_in_group
@@ -47,14 +47,12 @@ LinearLayout mmaM16N8K8Tf32OperandB() {
 }
 
 LinearLayout mmaM16N8K32B8OperandA() {
-  return fixed(
-      {{"register", {{0, 1}, {0, 2}, {8, 0}, {0, 16}}}, lanes(0, 4)}, 16,
-      32);
+  return fixed({{"register", {{0, 1}, {0, 2}, {8, 0}, {0, 16}}}, lanes(0, 4)},
+               16, 32);
 }
 
 LinearLayout mmaM16N8K32B8OperandB() {
-  return fixed({{"register", {{1, 0}, {2, 0}, {16, 0}}}, lanes(1, 4)}, 32,
-               8);
+  return fixed({{"register", {{1, 0}, {2, 0}, {16, 0}}}, lanes(1, 4)}, 32, 8);
 }
 
 Expected<MmaSyncOperands> mmaSyncOperands(int elemBits) {
@@ -136,8 +134,8 @@ Expected<LinearLayout> ldmatrixAsElements(const LdmatrixPlan &plan, int kDim,
   for (const LinearLayout::OutDim &dim : fragment.getOutDims()) {
     int32_t size = int32_t(1) << dim.log2Size;
     bool isK = &dim == &fragment.getOutDims()[kDim];
-    outs.push_back({dim.name, isK ? (elemBits == 8 ? size * 2 : size / 2)
-                                  : size});
+    outs.push_back(
+        {dim.name, isK ? (elemBits == 8 ? size * 2 : size / 2) : size});
   }
   return LinearLayout::create(std::move(out), outs);
 }

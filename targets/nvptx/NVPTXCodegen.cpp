@@ -44,7 +44,8 @@ std::string detail::nvptxFeatures(const TargetInfo &,
                                   const llvm::Module &module) {
   // PTX 8.0 (CUDA 12.0) unless the module needs more: mma.sync with
   // e4m3 / e5m2 operands is PTX 8.4 (sm_89+).
-  if (declaresFunctionWithPrefix(module, "llvm.nvvm.mma.m16n8k32.row.col.f32.e"))
+  if (declaresFunctionWithPrefix(module,
+                                 "llvm.nvvm.mma.m16n8k32.row.col.f32.e"))
     return "+ptx84";
   return "+ptx80";
 }

@@ -77,11 +77,10 @@ Coord simulate(const LdmatrixPlan &plan, int kDim, int elemBits, int word,
   return at;
 }
 
-void checkLdmatrix(const LdmatrixPlan &plan, int words, int kDim,
-                   int elemBits, const LinearLayout &want) {
+void checkLdmatrix(const LdmatrixPlan &plan, int words, int kDim, int elemBits,
+                   const LinearLayout &want) {
   REQUIRE_FALSE(plan.trans);
-  LinearLayout got =
-      unwrap(ldmatrixAsElements(plan, kDim, elemBits));
+  LinearLayout got = unwrap(ldmatrixAsElements(plan, kDim, elemBits));
   int perWord = 32 / elemBits;
   REQUIRE(got.getInDimSize("register") == words * perWord);
   for (int lane = 0; lane < 32; ++lane)
@@ -121,8 +120,8 @@ TEST_CASE("b16 ldmatrix of K-contiguous tf32 and 8-bit data delivers their "
   for (int bits : {8, 32}) {
     LinearLayout got = unwrap(ldmatrixAsElements(b4, 0, bits));
     int perWord = 32 / bits;
-    LinearLayout one = bits == 8 ? mmaM16N8K32B8OperandB()
-                                 : mmaM16N8K8Tf32OperandB();
+    LinearLayout one =
+        bits == 8 ? mmaM16N8K32B8OperandB() : mmaM16N8K8Tf32OperandB();
     for (int lane = 0; lane < 32; ++lane)
       for (int r = 0; r < 4 * perWord; ++r) {
         Coord want = unwrap(one.apply({r % (2 * perWord), lane}));
@@ -152,7 +151,8 @@ TEST_CASE("mma.sync fp8 is in sm_90a's table, not sm_80's", "[layout][mma]") {
           i.acc == MMAElementType::F32) {
         CHECK(i.m == 16);
         CHECK(i.n == 8);
-        CHECK(i.k == unwrap(mmaSyncOperands(a == MMAElementType::TF32 ? 32 : 8)).k);
+        CHECK(i.k ==
+              unwrap(mmaSyncOperands(a == MMAElementType::TF32 ? 32 : 8)).k);
         ++found;
       }
     return found;

@@ -77,7 +77,6 @@ struct MmaSyncOperands {
 };
 llvm::Expected<MmaSyncOperands> mmaSyncOperands(int elemBits);
 
-
 //===----------------------------------------------------------------------===//
 // Warp partition (TileLang's GemmWarpPolicy)
 //===----------------------------------------------------------------------===//
