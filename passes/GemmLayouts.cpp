@@ -199,11 +199,11 @@ private:
                << "T.gemm on the mma.sync path: " << target.chip()
                << " has no m16n8kK instruction for " << in << " x "
                << bType.getElementType() << " inputs and f32 accumulation";
-      if (aInRegisters && aType.getElementTypeBitWidth() != 16)
+      if (aInRegisters && aType.getElementTypeBitWidth() == 8)
         return gemm.emitError()
                << "T.gemm on the mma.sync path reads a " << in
                << " A operand from shared memory (T.alloc_shared); A in "
-                  "registers takes float16 or bfloat16";
+                  "registers takes float16, bfloat16 or float32";
       if (k % instr->k)
         return gemm.emitError() << "T.gemm on the mma.sync path needs K a "
                                    "multiple of "
@@ -280,7 +280,12 @@ private:
     if (gemm.getTransposeA())
       return gemm.emitError("T.gemm with A in registers does not take "
                             "transpose_A");
-    llvm::Expected<LinearLayout> layout = mmaOperandALayout(m, k, warps);
+    // float32 (tf32) A: the m16n8k8 fragment tiled the same way.
+    llvm::Expected<LinearLayout> layout =
+        cast<MemRefType>(a.getType()).getElementTypeBitWidth() == 32
+            ? tileFragmentOverBlock(mmaM16N8K8Tf32OperandA(), m, k, warps,
+                                    /*ownM=*/true, /*ownN=*/false)
+            : mmaOperandALayout(m, k, warps);
     if (!layout)
       return gemm.emitError()
              << "no mma.sync operand layout for `" << a.getName()

@@ -476,9 +476,9 @@ FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
   gemm.ns.assign(gemm.nTiles.begin(), gemm.nTiles.end());
   // After kDim and the m tiles: the A registers are looked up per both.
   if (const Fragment *a = kernel.fragment(op.getA())) {
-    if (gemm.elemBits != 16)
+    if (gemm.elemBits == 8)
       return op.emitError("T.gemm on the mma.sync path reads a fragment A "
-                          "operand only for 16-bit types");
+                          "operand only for 16- and 32-bit types");
     gemm.fragA = a;
     if (failed(gemm.readOperandA()))
       return failure();
@@ -529,7 +529,8 @@ LogicalResult MmaSyncGemm::readOperandA() {
   // For every m16 tile, k-step and mma A register: the fragment register
   // that holds that element, the same one in every lane and warp (checked).
   const Layout &layout = fragA->layout;
-  LinearLayout atom = mmaM16N8K16OperandA();
+  const LinearLayout &atom = atomA;
+  const int64_t regs = atomA.getInDimSize("register");
   int64_t threads = layout.numWarps() * lanes;
   auto fail = [&](const Twine &why) {
     return op.emitError() << "the layout of `" << fragA->name
@@ -541,22 +542,22 @@ LogicalResult MmaSyncGemm::readOperandA() {
   std::map<uint64_t, int64_t> registerOf;
   for (int64_t r = 0; r < layout.numRegisters(); ++r)
     registerOf.try_emplace(layout.regFlat(r), r);
-  aRegisters.assign(ms.size() * numSteps() * 8, -1);
+  aRegisters.assign(ms.size() * numSteps() * regs, -1);
   for (auto [mi, m0] : llvm::enumerate(ms))
     for (int64_t s = 0; s < numSteps(); ++s)
-      for (int32_t r = 0; r < 8; ++r) {
-        int64_t &slot = aRegisters[(mi * numSteps() + s) * 8 + r];
+      for (int32_t r = 0; r < regs; ++r) {
+        int64_t &slot = aRegisters[(mi * numSteps() + s) * regs + r];
         for (int64_t t = 0; t < threads; ++t) {
           int64_t w = t / lanes, l = t % lanes;
           auto [dm, dk] = eval2(atom, {{"register", r}, {"lane", int32_t(l)}});
           uint64_t element = layout.flatten(
-              {int64_t(m0) + 16 * (w % warpsM) + dm, 16 * s + dk});
+              {int64_t(m0) + 16 * (w % warpsM) + dm, kStep * s + dk});
           if (slot < 0) {
             auto it = registerOf.find(element ^ layout.threadFlat(t));
             if (it == registerOf.end())
               return fail("no register of thread " + Twine(t) + " holds (" +
                           Twine(m0 + 16 * (w % warpsM) + dm) + ", " +
-                          Twine(16 * s + dk) + ")");
+                          Twine(kStep * s + dk) + ")");
             slot = it->second;
           }
           if (layout.elementAt(slot, t) != element)
@@ -800,13 +801,23 @@ SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
   SharedSlot slotA{bufferA, stageA}, slotB{bufferB, stageB};
   SmallVector<Value> frags;
   if (fragA) {
-    assert(int64_t(aRegisters.size()) == int64_t(ms.size()) * numSteps() * 8 &&
+    // A from registers: pairs of elements packed as mma wants them (one
+    // tf32 element per word).
+    int64_t regs = atomA.getInDimSize("register");
+    assert(int64_t(aRegisters.size()) ==
+               int64_t(ms.size()) * numSteps() * regs &&
            "readOperandA ran before the tiles were known");
-    // A from registers: pairs of elements packed as mma wants them.
     auto pairType = VectorType::get({2}, in);
     for (size_t mi = 0; mi < ms.size(); ++mi)
       for (int64_t j = 0; j < 4; ++j) {
-        int64_t base = (int64_t(mi) * numSteps() + step) * 8 + 2 * j;
+        int64_t base = (int64_t(mi) * numSteps() + step) * regs;
+        if (elemBits == 32) {
+          Value e = kernel->loadRegister(b, loc, *fragA, aRegisters[base + j]);
+          frags.push_back(
+              arith::BitcastOp::create(b, loc, b.getI32Type(), e));
+          continue;
+        }
+        base += 2 * j;
         Value lo = kernel->loadRegister(b, loc, *fragA, aRegisters[base]);
         Value hi = kernel->loadRegister(b, loc, *fragA, aRegisters[base + 1]);
         Value pair = vector::FromElementsOp::create(b, loc, pairType,

@@ -18,6 +18,7 @@
 #include "e4m3_nt.h"
 #include "e4m3_out8.h"
 #include "e5m2_tn.h"
+#include "tf32_areg.h"
 #include "tf32_nn.h"
 #include "tf32_nt.h"
 #include "tf32_nt_w8.h"
@@ -291,6 +292,7 @@ int main() {
   tf32("tf32 A(K,M) B(K,N) element loads", L(conf3::tf32_tn::gemm), true, false);
   tf32("tf32 A(M,K) B(K,N) mixed", L(conf3::tf32_nn::gemm), false, false);
   tf32("tf32 8 warps 128x64", L(conf3::tf32_nt_w8::gemm), false, true);
+  tf32("tf32 A from a fragment, B(K,N)", L(conf3::tf32_areg::gemm), false, false);
   fp8("e4m3 x e4m3 ldmatrix", L(conf3::e4m3_nt::gemm), false, false, false, true, false);
   fp8("e4m3 x e5m2 ldmatrix", L(conf3::e4m3_e5m2::gemm), false, true, false, true, false);
   fp8("e5m2 x e5m2 A(K,M) B(K,N) element loads", L(conf3::e5m2_tn::gemm), true, true, true, false, false);

@@ -27,6 +27,7 @@ build tf32_nt                                        # A (M,K), B (N,K): ldmatri
 build tf32_tn -D trans_A=True -D trans_B=False       # A (K,M), B (K,N): element loads
 build tf32_nn -D trans_B=False                       # ldmatrix A, element-load B
 build tf32_nt_w8 -D threads=256 -D block_M=128        # 8 warps, 128x64 tiles
+build tf32_areg -D a_in_registers=True -D trans_B=False # A from a fragment
 build e4m3_nt -D a_dtype=float8_e4m3 -D b_dtype=float8_e4m3 -D block_K=64
 build e4m3_e5m2 -D a_dtype=float8_e4m3 -D b_dtype=float8_e5m2 -D block_K=64
 build e5m2_tn -D a_dtype=float8_e5m2 -D b_dtype=float8_e5m2 -D block_K=64 \

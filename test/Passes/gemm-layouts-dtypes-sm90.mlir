@@ -45,3 +45,17 @@ func.func @fp8_k48() attributes {tile.kernel} {
   }
   return
 }
+
+// -----
+
+func.func @fp8_a_in_registers() attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  tile.kernel blocks(%bx) in (%c1) threads(128) {
+    %Af = tile.alloc "A_frag" : memref<64x64xf8E4M3FN, #tile.space<fragment>>
+    %Bs = tile.alloc "B_shared" : memref<64x64xf8E4M3FN, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
+    // expected-error @below {{T.gemm on the mma.sync path reads a 'f8E4M3FN' A operand from shared memory (T.alloc_shared); A in registers takes float16, bfloat16 or float32}}
+    tile.gemm %Af, %Bs, %C transpose_b : memref<64x64xf8E4M3FN, #tile.space<fragment>>, memref<64x64xf8E4M3FN, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+  }
+  return
+}
