@@ -29,6 +29,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmLayouts.h"
+#include "MmaSyncTypes.h"
 #include "SIMTLayout.h"
 
 #include "tilec/Dialect/TileOps.h"
@@ -153,14 +154,24 @@ private:
     auto bType = cast<MemRefType>(b.getType());
     auto cType = cast<MemRefType>(c.getType());
     Type in = aType.getElementType();
-    if (in != bType.getElementType() || !(in.isF16() || in.isBF16()) ||
-        !cType.getElementType().isF32())
+    // mma.sync also takes float32 (as tf32) and the 8-bit floats (e4m3 /
+    // e5m2, mixed too) where the chip's table has them; the other paths
+    // f16 / bf16 only.
+    bool warpSyncTypes = kind == MMAKind::WarpSync &&
+                         gemm::isMmaSyncOperandType(in) &&
+                         gemm::isMmaSyncOperandType(bType.getElementType()) &&
+                         (in.isF32() == bType.getElementType().isF32());
+    if (!cType.getElementType().isF32() ||
+        (!warpSyncTypes &&
+         (in != bType.getElementType() || !(in.isF16() || in.isBF16()))))
       return gemm.emitError()
-             << "T.gemm on the " << path
-             << " path needs float16 or bfloat16 A and B of one type and a "
-                "float32 accumulator, got "
-             << aType.getElementType() << ", " << bType.getElementType()
-             << " -> " << cType.getElementType();
+             << "T.gemm on the " << path << " path needs "
+             << (kind == MMAKind::WarpSync
+                     ? "float16 or bfloat16 A and B of one type, float32 "
+                       "(tf32) ones, or float8 (e4m3 / e5m2) ones,"
+                     : "float16 or bfloat16 A and B of one type and")
+             << " a float32 accumulator, got " << aType.getElementType() << ", "
+             << bType.getElementType() << " -> " << cType.getElementType();
     if (aType.getRank() != 2 || bType.getRank() != 2 || cType.getRank() != 2)
       return gemm.emitError("T.gemm operands must be 2-D tiles");
     int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
@@ -177,15 +188,22 @@ private:
                               << threads << " threads";
 
     // The MFMA path picks among several instructions (GemmLayoutsMFMA.cpp);
-    // mma.sync has the one shape MmaLayouts.h tiles, m16n8k16.
+    // mma.sync has one m16n8kK per operand type (MmaSyncTypes.cpp), all
+    // with the m16n8k16 accumulator MmaLayouts.h tiles.
     FailureOr<gemm::AccumulatorPlan> plan = failure();
     if (kind == MMAKind::WarpSync) {
-      const MMAInstruction *instr = findMmaSync(in);
+      const MMAInstruction *instr =
+          gemm::findMmaSync(target, in, bType.getElementType());
       if (!instr)
         return gemm.emitError()
                << "T.gemm on the mma.sync path: " << target.chip()
-               << " has no m16n8k16 instruction for " << in
-               << " inputs and f32 accumulation";
+               << " has no m16n8kK instruction for " << in << " x "
+               << bType.getElementType() << " inputs and f32 accumulation";
+      if (aInRegisters && aType.getElementTypeBitWidth() == 8)
+        return gemm.emitError()
+               << "T.gemm on the mma.sync path reads a " << in
+               << " A operand from shared memory (T.alloc_shared); A in "
+                  "registers takes float16, bfloat16 or float32";
       if (k % instr->k)
         return gemm.emitError() << "T.gemm on the mma.sync path needs K a "
                                    "multiple of "
@@ -226,19 +244,6 @@ private:
     return pickShared(gemm, b, /*isA=*/false);
   }
 
-  /// The chip's mma.sync m16n8k16 with `in` operands and an f32
-  /// accumulator, from its TargetInfo table.
-  const MMAInstruction *findMmaSync(Type in) const {
-    MMAElementType type =
-        in.isF16() ? MMAElementType::F16 : MMAElementType::BF16;
-    for (const MMAInstruction &instr : target.mmaInstructions())
-      if (instr.kind == MMAKind::WarpSync && instr.m == 16 && instr.n == 8 &&
-          instr.k == 16 && instr.a == type && instr.b == type &&
-          instr.acc == MMAElementType::F32)
-        return &instr;
-    return nullptr;
-  }
-
   /// mma.sync m16n8k16: the warp split and the block accumulator.
   FailureOr<gemm::AccumulatorPlan>
   planMmaSync(tile::GemmOp gemm, tile::AllocOp c, int64_t m, int64_t n,
@@ -275,7 +280,12 @@ private:
     if (gemm.getTransposeA())
       return gemm.emitError("T.gemm with A in registers does not take "
                             "transpose_A");
-    llvm::Expected<LinearLayout> layout = mmaOperandALayout(m, k, warps);
+    // float32 (tf32) A: the m16n8k8 fragment tiled the same way.
+    llvm::Expected<LinearLayout> layout =
+        cast<MemRefType>(a.getType()).getElementTypeBitWidth() == 32
+            ? tileFragmentOverBlock(mmaM16N8K8Tf32OperandA(), m, k, warps,
+                                    /*ownM=*/true, /*ownN=*/false)
+            : mmaOperandALayout(m, k, warps);
     if (!layout)
       return gemm.emitError()
              << "no mma.sync operand layout for `" << a.getName()

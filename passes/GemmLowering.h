@@ -53,17 +53,21 @@ bool emitOperandCopy(KernelLowering &kernel, mlir::OpBuilder &b,
                      mlir::ValueRange offsets, int64_t rowDim, SharedSlot dst,
                      bool async, mlir::Value live);
 
-/// The mma.sync m16n8k16 code of one T.gemm, in the pieces a software
-/// pipeline interleaves: the ldmatrix fragments of one k-step of 16 (as a
-/// flat list of values, so they can be carried around a loop) and the
+/// The mma.sync m16n8kK code of one T.gemm, in the pieces a software
+/// pipeline interleaves: the operand fragments of one k-step (as a flat
+/// list of 32-bit words, so they can be carried around a loop) and the
 /// mmas of one k-step on the accumulator registers. create() checks the
 /// accumulator's layout and the ldmatrix plans against the mma fragments.
+/// K per step is the instruction's: 16 (f16 / bf16), 8 (tf32), 32 (fp8).
+/// 8- and 32-bit operands stored K-contiguous take the b16 ldmatrix (its
+/// words hold the same bytes); stored the other way, their words are
+/// assembled from element loads (ldmatrix.trans splits them).
 class MmaSyncGemm {
 public:
   static mlir::FailureOr<MmaSyncGemm> create(KernelLowering &kernel,
                                              tile::GemmOp op);
 
-  int64_t numSteps() const { return kDim / 16; }
+  int64_t numSteps() const { return kDim / kStep; }
   /// Per-thread addressing values, at `b` (which must dominate every later
   /// call), for operands in `bufferA` / `bufferB` (2-D tiles or rings).
   void setUp(mlir::OpBuilder &b, mlir::Value bufferA, mlir::Value bufferB);
@@ -88,12 +92,28 @@ private:
   llvm::SmallVector<mlir::Value, 4>
   loadMatrices(mlir::OpBuilder &b, mlir::Value shared, mlir::ValueRange at,
                bool trans, int numMatrices = 4);
+  mlir::LogicalResult readNarrowPlans();
+  /// One 32-bit operand word from element loads: `atom`'s registers
+  /// word * perWord ... at the lane's (row0, col0) + origin, in the tile's
+  /// (dim0, dim1) (swapped into storage order with `transposed`).
+  mlir::Value loadWord(mlir::OpBuilder &b, SharedSlot slot,
+                       const LinearLayout &atom, int64_t word, mlir::Value row0,
+                       mlir::Value col0, bool transposed);
 
   KernelLowering *kernel;
   tile::GemmOp op;
   mlir::Location loc;
   const Fragment *acc = nullptr;
   int64_t warpsM = 1, warpsN = 1, lanes = 32, kDim = 0;
+  /// K of one instruction and the operands' element width.
+  int64_t kStep = 16, elemBits = 16;
+  /// The operand fragments of the instruction (element registers).
+  LinearLayout atomA, atomB;
+  /// Whether A / B are read with ldmatrix (else element loads).
+  bool ldmatrixA = true, ldmatrixB = true;
+  /// For a B pair's ldmatrix.x4: bWord[h][j] is the word holding 32-bit
+  /// mma register j of the pair's n8 tile h.
+  int64_t bWord[2][2] = {};
   std::set<int64_t> mTiles, nTiles;
   llvm::SmallVector<int64_t> ms, ns;
   std::map<std::pair<int64_t, int64_t>, int64_t> tileOfOrigin;
@@ -109,6 +129,7 @@ private:
   mlir::Value bufferA, bufferB, sharedA, sharedB;
   mlir::Value warpRow, warpCol, aRow, aCol, bRow, bHigh, bLow;
   mlir::Value bRow2, bCol2; // only with an odd number of n8 tiles
+  mlir::Value bElemCol;     // B's lane column (n) for element loads
 };
 
 /// The code of `op` at `b`'s insertion point, reading A and B from the

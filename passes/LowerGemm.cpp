@@ -76,6 +76,20 @@ Value cIdx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
+/// The PTX operand type of mma.sync for an element type GemmLayouts
+/// accepted (f32 operands are multiplied as tf32).
+NVVM::MMATypes ptxMmaType(Type type) {
+  if (type.isF16())
+    return NVVM::MMATypes::f16;
+  if (type.isBF16())
+    return NVVM::MMATypes::bf16;
+  if (type.isF32())
+    return NVVM::MMATypes::tf32;
+  if (isa<Float8E5M2Type>(type))
+    return NVVM::MMATypes::e5m2;
+  return NVVM::MMATypes::e4m3;
+}
+
 /// The runtime value of a linear map lane -> (d0, d1): XOR of the bases of
 /// the lane's set bits.
 std::pair<Value, Value> laneMap(OpBuilder &b, Location loc,
@@ -95,6 +109,14 @@ std::pair<Value, Value> laneMap(OpBuilder &b, Location loc,
             arith::MulIOp::create(b, loc, set, cIdx(b, loc, basis[k])));
   }
   return {d[0], d[1]};
+}
+
+/// The type a GEP over elements of `type` steps by: the type itself, or
+/// for the 8-bit floats (no LLVM type) an integer of their width.
+Type gepElementType(Type type) {
+  if (LLVM::isCompatibleType(type))
+    return type;
+  return IntegerType::get(type.getContext(), type.getIntOrFloatBitWidth());
 }
 
 Value castToWorkgroupImpl(OpBuilder &b, Location loc, Value buffer) {
@@ -149,7 +171,8 @@ Value elementPointer(OpBuilder &b, Location loc, Value buffer,
       Value stageOffset = arith::IndexCastOp::create(
           b, loc, intType,
           arith::MulIOp::create(b, loc, indices[0], cIdx(b, loc, strides[0])));
-      base = LLVM::GEPOp::create(b, loc, ptrType, type.getElementType(), base,
+      base = LLVM::GEPOp::create(b, loc, ptrType,
+                                 gepElementType(type.getElementType()), base,
                                  ValueRange{stageOffset});
       indices = indices.drop_front();
       strides.erase(strides.begin());
@@ -167,7 +190,8 @@ Value elementPointer(OpBuilder &b, Location loc, Value buffer,
           b, loc, linear, arith::MulIOp::create(b, loc, index, stride));
   }
   Value linearInt = arith::IndexCastOp::create(b, loc, intType, linear);
-  return LLVM::GEPOp::create(b, loc, ptrType, type.getElementType(), base,
+  return LLVM::GEPOp::create(b, loc, ptrType,
+                             gepElementType(type.getElementType()), base,
                              ValueRange{linearInt});
 }
 
@@ -329,8 +353,9 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
           Type intType = ib.getIntegerType(indexBits);
           Value delta = arith::ConstantIntOp::create(
               ib, loc, intType, step * (threads / chunksPerRow) * srcRowStride);
-          Value stepped = LLVM::GEPOp::create(ib, loc, firstSrc.getType(), elem,
-                                              firstSrc, ValueRange{delta});
+          Value stepped = LLVM::GEPOp::create(ib, loc, firstSrc.getType(),
+                                              gepElementType(elem), firstSrc,
+                                              ValueRange{delta});
           from = arith::SelectOp::create(ib, loc, ok, stepped, originSrc);
         } else {
           Value zero = cIdx(ib, loc, 0);
@@ -428,7 +453,22 @@ FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
                         "tile-infer-layouts first");
   gemm.warpsM = mma.getWarpsM();
   gemm.warpsN = mma.getWarpsN();
-  if (failed(gemm.readTiles()) || failed(gemm.readPlans()))
+  gemm.kStep = mma.getK();
+  gemm.elemBits =
+      cast<MemRefType>(op.getA().getType()).getElementTypeBitWidth();
+  llvm::Expected<MmaSyncOperands> operands = mmaSyncOperands(gemm.elemBits);
+  if (!operands)
+    return op.emitError() << errorText(operands.takeError());
+  if (operands->k != gemm.kStep ||
+      cast<MemRefType>(op.getB().getType()).getElementTypeBitWidth() !=
+          gemm.elemBits)
+    return op.emitError() << "T.gemm: the mma_sync decision's K of "
+                          << gemm.kStep << " is not that of " << gemm.elemBits
+                          << "-bit operands (" << operands->k << ")";
+  gemm.atomA = std::move(operands->a);
+  gemm.atomB = std::move(operands->b);
+  if (failed(gemm.readTiles()) ||
+      failed(gemm.elemBits == 16 ? gemm.readPlans() : gemm.readNarrowPlans()))
     return failure();
   auto shapeA = cast<MemRefType>(op.getA().getType()).getShape();
   gemm.kDim = op.getTransposeA() ? shapeA[0] : shapeA[1];
@@ -436,6 +476,9 @@ FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
   gemm.ns.assign(gemm.nTiles.begin(), gemm.nTiles.end());
   // After kDim and the m tiles: the A registers are looked up per both.
   if (const Fragment *a = kernel.fragment(op.getA())) {
+    if (gemm.elemBits == 8)
+      return op.emitError("T.gemm on the mma.sync path reads a fragment A "
+                          "operand only for 16- and 32-bit types");
     gemm.fragA = a;
     if (failed(gemm.readOperandA()))
       return failure();
@@ -486,7 +529,8 @@ LogicalResult MmaSyncGemm::readOperandA() {
   // For every m16 tile, k-step and mma A register: the fragment register
   // that holds that element, the same one in every lane and warp (checked).
   const Layout &layout = fragA->layout;
-  LinearLayout atom = mmaM16N8K16OperandA();
+  const LinearLayout &atom = atomA;
+  const int64_t regs = atomA.getInDimSize("register");
   int64_t threads = layout.numWarps() * lanes;
   auto fail = [&](const Twine &why) {
     return op.emitError() << "the layout of `" << fragA->name
@@ -498,22 +542,22 @@ LogicalResult MmaSyncGemm::readOperandA() {
   std::map<uint64_t, int64_t> registerOf;
   for (int64_t r = 0; r < layout.numRegisters(); ++r)
     registerOf.try_emplace(layout.regFlat(r), r);
-  aRegisters.assign(ms.size() * numSteps() * 8, -1);
+  aRegisters.assign(ms.size() * numSteps() * regs, -1);
   for (auto [mi, m0] : llvm::enumerate(ms))
     for (int64_t s = 0; s < numSteps(); ++s)
-      for (int32_t r = 0; r < 8; ++r) {
-        int64_t &slot = aRegisters[(mi * numSteps() + s) * 8 + r];
+      for (int32_t r = 0; r < regs; ++r) {
+        int64_t &slot = aRegisters[(mi * numSteps() + s) * regs + r];
         for (int64_t t = 0; t < threads; ++t) {
           int64_t w = t / lanes, l = t % lanes;
           auto [dm, dk] = eval2(atom, {{"register", r}, {"lane", int32_t(l)}});
           uint64_t element = layout.flatten(
-              {int64_t(m0) + 16 * (w % warpsM) + dm, 16 * s + dk});
+              {int64_t(m0) + 16 * (w % warpsM) + dm, kStep * s + dk});
           if (slot < 0) {
             auto it = registerOf.find(element ^ layout.threadFlat(t));
             if (it == registerOf.end())
               return fail("no register of thread " + Twine(t) + " holds (" +
                           Twine(m0 + 16 * (w % warpsM) + dm) + ", " +
-                          Twine(16 * s + dk) + ")");
+                          Twine(kStep * s + dk) + ")");
             slot = it->second;
           }
           if (layout.elementAt(slot, t) != element)
@@ -553,11 +597,13 @@ LogicalResult MmaSyncGemm::readPlans() {
   // mma takes B as two 32-bit words per n8 tile: registers (b0, b1) and
   // (b2, b3) must each be one ldmatrix word.
   for (int64_t h = 0; h < 2; ++h)
-    for (int64_t j = 0; j < 2; ++j)
+    for (int64_t j = 0; j < 2; ++j) {
       if (bRegister[h][2 * j] % 2 != 0 ||
           bRegister[h][2 * j + 1] != bRegister[h][2 * j] + 1)
         return op.emitError("ldmatrix.x4 does not deliver the mma.sync B "
                             "fragment in whole words");
+      bWord[h][j] = bRegister[h][2 * j] / 2;
+    }
   for (int32_t l = 0; l < 32; ++l)
     for (int64_t h = 0; h < 2; ++h)
       for (int32_t j = 0; j < 4; ++j) {
@@ -585,6 +631,128 @@ LogicalResult MmaSyncGemm::readPlans() {
   return success();
 }
 
+/// `layout` with dimension `dim`'s basis values multiplied by num / den
+/// (exact: ldmatrix row starts along K are multiples of 8 b16 units).
+static LinearLayout scaleDim(const LinearLayout &layout, int dim, int num,
+                             int den) {
+  std::vector<LinearLayout::InDim> ins(layout.getInDims().begin(),
+                                       layout.getInDims().end());
+  for (LinearLayout::InDim &in : ins)
+    for (LinearLayout::Basis &v : in.bases)
+      v[dim] = v[dim] * num / den;
+  SmallVector<LinearLayout::NamedSize, 2> outs;
+  for (auto [d, out] : llvm::enumerate(layout.getOutDims())) {
+    int32_t size = int32_t(1) << out.log2Size;
+    outs.push_back(
+        {out.name, int(d) == dim ? std::max(1, size * num / den) : size});
+  }
+  return llvm::cantFail(LinearLayout::create(std::move(ins), outs));
+}
+
+LogicalResult MmaSyncGemm::readNarrowPlans() {
+  // tf32 and 8-bit operands: a b16 ldmatrix when K is the contiguous dim
+  // (A not transposed, B transposed), its words read as elements of the
+  // operand's width and checked against the instruction's fragments; the
+  // row starts it takes in b16 units become elements. Else element loads.
+  ldmatrixA = !op.getTransposeA();
+  ldmatrixB = op.getTransposeB();
+  int num = elemBits == 8 ? 2 : 1, den = elemBits == 32 ? 2 : 1;
+  int64_t perWord = 32 / elemBits;
+  auto asElements = [&](const LdmatrixPlan &plan,
+                        int kDimOfTile) -> FailureOr<LinearLayout> {
+    llvm::Expected<LinearLayout> layout =
+        ldmatrixAsElements(plan, kDimOfTile, int(elemBits));
+    if (!layout)
+      return op.emitError() << errorText(layout.takeError());
+    return std::move(*layout);
+  };
+  if (ldmatrixA) {
+    llvm::Expected<LdmatrixPlan> a = ldmatrixX4(MmaOperand::A, 1);
+    if (!a)
+      return op.emitError() << errorText(a.takeError());
+    FailureOr<LinearLayout> got = asElements(*a, 1);
+    if (failed(got))
+      return failure();
+    if (*got != atomA)
+      return op.emitError() << "ldmatrix.x4 does not deliver the mma.sync "
+                            << elemBits << "-bit A fragment";
+    planA = std::move(*a);
+    planA.rowStart = scaleDim(planA.rowStart, 1, num, den);
+  }
+  if (!ldmatrixB)
+    return success();
+  llvm::Expected<LdmatrixPlan> b4 = ldmatrixX4(MmaOperand::B, 0);
+  if (!b4)
+    return op.emitError() << errorText(b4.takeError());
+  FailureOr<LinearLayout> pair = asElements(*b4, 0);
+  if (failed(pair))
+    return failure();
+  // Which ldmatrix word holds which mma word of which n8 tile of the pair.
+  for (int64_t x = 0; x < 4; ++x) {
+    auto [k, n] = eval2(*pair, {{"register", int32_t(x * perWord)}});
+    int64_t half = n / 8, j = -1;
+    for (int64_t cand = 0; cand < 2; ++cand)
+      if (eval2(atomB, {{"register", int32_t(cand * perWord)}}).first == k)
+        j = cand;
+    if (half > 1 || j < 0)
+      return op.emitError("unexpected ldmatrix.x4 B fragment");
+    bWord[half][j] = x;
+    for (int32_t l = 0; l < 32; ++l)
+      for (int64_t e = 0; e < perWord; ++e) {
+        auto got =
+            eval2(*pair, {{"register", int32_t(x * perWord + e)}, {"lane", l}});
+        auto want =
+            eval2(atomB, {{"register", int32_t(j * perWord + e)}, {"lane", l}});
+        if (got.first != want.first || got.second != want.second + 8 * half)
+          return op.emitError() << "ldmatrix.x4 does not deliver two "
+                                   "mma.sync "
+                                << elemBits << "-bit B fragments";
+      }
+  }
+  llvm::Expected<LdmatrixPlan> b2 = ldmatrixX2(MmaOperand::B, 0);
+  if (!b2)
+    return op.emitError() << errorText(b2.takeError());
+  FailureOr<LinearLayout> one = asElements(*b2, 0);
+  if (failed(one))
+    return failure();
+  if (*one != atomB)
+    return op.emitError() << "ldmatrix.x2 does not deliver the mma.sync "
+                          << elemBits << "-bit B fragment";
+  planB = std::move(*b4);
+  planB2 = std::move(*b2);
+  planB.rowStart = scaleDim(planB.rowStart, 0, num, den);
+  planB2.rowStart = scaleDim(planB2.rowStart, 0, num, den);
+  return success();
+}
+
+Value MmaSyncGemm::loadWord(OpBuilder &b, SharedSlot slot,
+                            const LinearLayout &atom, int64_t word, Value row0,
+                            Value col0, bool transposed) {
+  int64_t perWord = 32 / elemBits;
+  Type i32 = b.getI32Type();
+  Type bits = b.getIntegerType(elemBits);
+  Value packed;
+  for (int64_t e = 0; e < perWord; ++e) {
+    auto [d0, d1] = eval2(atom, {{"register", int32_t(word * perWord + e)}});
+    Value r = arith::AddIOp::create(b, loc, row0, cIdx(b, loc, d0));
+    Value c = arith::AddIOp::create(b, loc, col0, cIdx(b, loc, d1));
+    if (transposed)
+      std::swap(r, c);
+    Value elem = memref::LoadOp::create(b, loc, slot.buffer,
+                                        slotIndices(b, loc, slot, r, c));
+    Value raw = arith::BitcastOp::create(b, loc, bits, elem);
+    if (elemBits == 32)
+      return raw;
+    // Element e is byte e of the word (the PTX fragments' low to high).
+    Value wide = arith::ExtUIOp::create(b, loc, i32, raw);
+    if (e)
+      wide = arith::ShLIOp::create(
+          b, loc, wide, arith::ConstantIntOp::create(b, loc, i32, 8 * e));
+    packed = packed ? arith::OrIOp::create(b, loc, packed, wide) : wide;
+  }
+  return packed;
+}
+
 void MmaSyncGemm::setUp(OpBuilder &b, Value bufferA, Value bufferB) {
   Value tid = kernel->threadId();
   Value lane = arith::RemUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
@@ -595,16 +763,19 @@ void MmaSyncGemm::setUp(OpBuilder &b, Value bufferA, Value bufferB) {
   warpCol = arith::MulIOp::create(
       b, loc, arith::DivUIOp::create(b, loc, warp, cIdx(b, loc, warpsM)),
       cIdx(b, loc, 8));
-  std::tie(aRow, aCol) = laneMap(b, loc, planA.rowStart, lane);
+  std::tie(aRow, aCol) =
+      laneMap(b, loc, ldmatrixA ? planA.rowStart : atomA, lane);
   Value bCol;
-  std::tie(bRow, bCol) = laneMap(b, loc, planB.rowStart, lane);
+  std::tie(bRow, bCol) =
+      laneMap(b, loc, ldmatrixB ? planB.rowStart : atomB, lane);
+  bElemCol = bCol;
   // B lanes addressing columns 8..15 of the x4 block go to the second n8
   // tile of the pair.
   bHigh = arith::ShRUIOp::create(b, loc, bCol, cIdx(b, loc, 3));
   bLow = arith::AndIOp::create(b, loc, bCol, cIdx(b, loc, 7));
   // Only a warp with an odd n8 tile count needs the x2 lane addresses
   // (kept out of the even case's code).
-  if (ns.size() % 2)
+  if (ns.size() % 2 && ldmatrixB)
     std::tie(bRow2, bCol2) = laneMap(b, loc, planB2.rowStart, lane);
   this->bufferA = bufferA;
   this->bufferB = bufferB;
@@ -620,7 +791,7 @@ Type MmaSyncGemm::inputType() {
 SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
                                               Value stageB, int64_t step) {
   Type in = inputType();
-  int64_t k0 = 16 * step;
+  int64_t k0 = kStep * step;
   // f16 operands go to mma as pairs of halves, bf16 ones as i32 words.
   auto operand = [&](Value word) -> Value {
     if (!in.isF16())
@@ -630,13 +801,23 @@ SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
   SharedSlot slotA{bufferA, stageA}, slotB{bufferB, stageB};
   SmallVector<Value> frags;
   if (fragA) {
-    assert(int64_t(aRegisters.size()) == int64_t(ms.size()) * numSteps() * 8 &&
+    // A from registers: pairs of elements packed as mma wants them (one
+    // tf32 element per word).
+    int64_t regs = atomA.getInDimSize("register");
+    assert(int64_t(aRegisters.size()) ==
+               int64_t(ms.size()) * numSteps() * regs &&
            "readOperandA ran before the tiles were known");
-    // A from registers: pairs of elements packed as mma wants them.
     auto pairType = VectorType::get({2}, in);
     for (size_t mi = 0; mi < ms.size(); ++mi)
       for (int64_t j = 0; j < 4; ++j) {
-        int64_t base = (int64_t(mi) * numSteps() + step) * 8 + 2 * j;
+        int64_t base = (int64_t(mi) * numSteps() + step) * regs;
+        if (elemBits == 32) {
+          Value e = kernel->loadRegister(b, loc, *fragA, aRegisters[base + j]);
+          frags.push_back(
+              arith::BitcastOp::create(b, loc, b.getI32Type(), e));
+          continue;
+        }
+        base += 2 * j;
         Value lo = kernel->loadRegister(b, loc, *fragA, aRegisters[base]);
         Value hi = kernel->loadRegister(b, loc, *fragA, aRegisters[base + 1]);
         Value pair = vector::FromElementsOp::create(b, loc, pairType,
@@ -650,12 +831,31 @@ SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
     Value m = arith::AddIOp::create(
         b, loc, arith::AddIOp::create(b, loc, warpRow, aRow), cIdx(b, loc, m0));
     Value k = arith::AddIOp::create(b, loc, aCol, cIdx(b, loc, k0));
+    if (!ldmatrixA) {
+      for (int64_t w = 0; w < 4; ++w)
+        frags.push_back(loadWord(b, slotA, atomA, w, m, k, op.getTransposeA()));
+      continue;
+    }
     Value r = op.getTransposeA() ? k : m, c = op.getTransposeA() ? m : k;
     SmallVector<Value, 3> at = slotIndices(b, loc, slotA, r, c);
     for (Value word : loadMatrices(b, sharedA, at, planA.trans))
       frags.push_back(operand(word));
   }
   SmallVector<Value> bFrags(2 * ns.size());
+  if (!ldmatrixB) {
+    // (k, n) of the lane's first element, then each word's elements.
+    for (auto [ni, n0] : llvm::enumerate(ns)) {
+      Value k = arith::AddIOp::create(b, loc, bRow, cIdx(b, loc, k0));
+      Value n = arith::AddIOp::create(
+          b, loc, arith::AddIOp::create(b, loc, warpCol, bElemCol),
+          cIdx(b, loc, n0));
+      for (int64_t j = 0; j < 2; ++j)
+        bFrags[2 * ni + j] =
+            loadWord(b, slotB, atomB, j, k, n, op.getTransposeB());
+    }
+    llvm::append_range(frags, bFrags);
+    return frags;
+  }
   for (size_t p = 0; p + 1 < ns.size(); p += 2) {
     // n = warpCol + (col & 7) + (col < 8 ? ns[p] : ns[p + 1]).
     Value pick =
@@ -671,7 +871,7 @@ SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
     SmallVector<Value, 4> words = loadMatrices(b, sharedB, at, planB.trans);
     for (int64_t h = 0; h < 2; ++h)
       for (int64_t j = 0; j < 2; ++j)
-        bFrags[2 * (p + h) + j] = operand(words[bRegister[h][2 * j] / 2]);
+        bFrags[2 * (p + h) + j] = operand(words[bWord[h][j]]);
   }
   if (ns.size() % 2) {
     // The last n8 tile alone: one ldmatrix.x2, words (b0, b1), (b2, b3).
@@ -711,21 +911,40 @@ void MmaSyncGemm::mmaStep(OpBuilder &b, ValueRange frags,
   Type f32 = b.getF32Type();
   auto resultType =
       LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
-  NVVM::MMATypes ptxType =
-      in.isF16() ? NVVM::MMATypes::f16 : NVVM::MMATypes::bf16;
+  NVVM::MMATypes ptxA = ptxMmaType(in);
+  NVVM::MMATypes ptxB =
+      ptxMmaType(cast<MemRefType>(op.getB().getType()).getElementType());
   size_t bBase = 4 * ms.size();
+  bool fp8 = ptxA == NVVM::MMATypes::e4m3 || ptxA == NVVM::MMATypes::e5m2;
+  std::string fp8Intrinsic = fp8 ? ("llvm.nvvm.mma.m16n8k32.row.col.f32." +
+                                    NVVM::stringifyMMATypes(ptxA) + "." +
+                                    NVVM::stringifyMMATypes(ptxB) + ".f32")
+                                       .str()
+                                 : std::string();
   for (size_t mi = 0; mi < ms.size(); ++mi)
     for (size_t ni = 0; ni < ns.size(); ++ni) {
       // Serpentine order over n: consecutive mmas share a fragment.
       size_t nj = mi % 2 ? ns.size() - 1 - ni : ni;
       int64_t g = tileOfOrigin[{ms[mi], ns[nj]}];
-      Value d = NVVM::MmaOp::create(
-          b, loc, resultType, frags.slice(4 * mi, 4),
-          frags.slice(bBase + 2 * nj, 2), accs.slice(4 * g, 4),
-          ArrayRef<int64_t>{16, 8, 16}, std::nullopt, std::nullopt,
-          std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
-          std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                         NVVM::MMALayout::col});
+      Value d;
+      if (fp8) {
+        // nvvm.mma.sync's verifier does not take e4m3 / e5m2 yet: the LLVM
+        // intrinsic, whose operands are the same words (A, B, C).
+        SmallVector<Value, 10> args(frags.slice(4 * mi, 4));
+        llvm::append_range(args, frags.slice(bBase + 2 * nj, 2));
+        llvm::append_range(args, accs.slice(4 * g, 4));
+        d = LLVM::CallIntrinsicOp::create(b, loc, resultType,
+                                          b.getStringAttr(fp8Intrinsic), args)
+                .getResult(0);
+      } else {
+        d = NVVM::MmaOp::create(
+            b, loc, resultType, frags.slice(4 * mi, 4),
+            frags.slice(bBase + 2 * nj, 2), accs.slice(4 * g, 4),
+            ArrayRef<int64_t>{16, 8, kStep}, std::nullopt, std::nullopt,
+            std::array<NVVM::MMATypes, 2>{ptxA, ptxB},
+            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
+                                           NVVM::MMALayout::col});
+      }
       for (int64_t i = 0; i < 4; ++i)
         accs[4 * g + i] = LLVM::ExtractValueOp::create(b, loc, d, i);
     }

@@ -45,6 +45,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
   pm.addPass(createTileLowerSIMT(lower));
   pm.addPass(createTilePlanShared());
   pm.addPass(createTileLowerShared());
+  pm.addPass(createTileLowerFp8Casts());
   // Again for the float ops the lowering created (reduction combiners,
   // expansions), before the cleanups fold and merge ops by their flags.
   if (opts.fastMath)

@@ -24,7 +24,11 @@ namespace tilec::mlirgen {
 static const StringRef kFrontendPrimitives[] = {
     "floordiv",     "floormod",   "shift_left",   "shift_right",
     "assume",       "evaluate",   "alloc_buffer", "alloc_global",
-    "thread_binding", "disable_warp_group_reg_alloc"};
+    "thread_binding", "disable_warp_group_reg_alloc",
+    // TileLang's tile-level spellings of the TIR loops, and TIR's parallel
+    "Serial", "Unroll", "Vectorized", "parallel",
+    // a scalar's bits as another type of the same width
+    "reinterpret"};
 
 llvm::ArrayRef<StringRef> frontendPrimitiveNames() {
   return kFrontendPrimitives;
@@ -38,6 +42,87 @@ Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
   auto bind = [&](llvm::ArrayRef<StringRef> names, unsigned required) {
     return bindArgs(args, names, required);
   };
+
+  // T.reinterpret: the bits of a scalar as another dtype of the same
+  // width (a bitcast). TIR writes (dtype, value); TileLang's examples also
+  // write (value, dtype): whichever argument is a dtype is the type.
+  if (name == "T.reinterpret") {
+    auto b = bind({"a", "b"}, 2);
+    if (failed(b))
+      return failure();
+    bool typeFirst = toDType((*b)[0]->value).has_value() &&
+                     !toDType((*b)[1]->value).has_value();
+    const Arg &typeArg = typeFirst ? *(*b)[0] : *(*b)[1];
+    const Arg &valueArg = typeFirst ? *(*b)[1] : *(*b)[0];
+    FailureOr<DType> to = requireDType(typeArg);
+    if (failed(to))
+      return failure();
+    FailureOr<Value> scalar = toScalar(valueArg.value, valueArg.range);
+    if (failed(scalar))
+      return failure();
+    FailureOr<Value> runtime = materialize(*scalar, valueArg.range);
+    if (failed(runtime))
+      return failure();
+    if (!runtime->is(Value::Runtime)) {
+      error(valueArg.range, "`T.reinterpret` takes a scalar value, got `" +
+                                runtime->repr() + "`");
+      return failure();
+    }
+    DType from = runtime->getRuntime().dtype;
+    if (from.bits() != to->bits() || to->bits() == 1) {
+      error(args.range, "`T.reinterpret` keeps the bits: " +
+                            Twine(from.name()) + " (" + Twine(from.bits()) +
+                            " bits) cannot be read as " + to->name() + " (" +
+                            Twine(to->bits()) + " bits)");
+      return failure();
+    }
+    FailureOr<mlir::Value> v =
+        toIR(*runtime, irType(from), valueArg.range);
+    if (failed(v))
+      return failure();
+    mlir::Value cast = *v;
+    if (irType(from) != irType(*to))
+      cast = arith::BitcastOp::create(builder, loc(args.range.Start),
+                                      irType(*to), *v);
+    return R(wrapRuntime(cast, *to, false));
+  }
+
+  // T.Serial / T.Unroll / T.Vectorized are TileLang's aliases of the
+  // lower-case loops (tile/loop.py).
+  if (name == "T.Serial" || name == "T.Unroll" || name == "T.Vectorized") {
+    std::string lower = "T." + name.drop_front(2).lower();
+    FailureOr<Value> loop = callPrimitive(lower, args);
+    if (failed(loop))
+      return failure();
+    return R(*loop);
+  }
+  // TIR's T.parallel(extent) is a parallel For, which TileLang's layout
+  // inference treats as T.Parallel does: nested T.parallel loops are a
+  // T.Parallel nest. A start other than 0 has no T.Parallel form.
+  if (name == "T.parallel") {
+    auto b = bind({"start", "stop"}, 1);
+    if (failed(b))
+      return failure();
+    CallArgs extent;
+    extent.range = args.range;
+    extent.callee = "T.Parallel";
+    if ((*b)[1] && !(*b)[1]->value.isNone()) {
+      const Value &start = (*b)[0]->value;
+      if (!start.isIntLike() || start.getInt() != 0) {
+        error((*b)[0]->range, "`T.parallel` with a start other than 0 is not "
+                              "supported; write T.Parallel(stop - start) and "
+                              "offset the index");
+        return failure();
+      }
+      extent.positional.push_back(*(*b)[1]);
+    } else {
+      extent.positional.push_back(*(*b)[0]);
+    }
+    FailureOr<Value> loop = callPrimitive("T.Parallel", extent);
+    if (failed(loop))
+      return failure();
+    return R(*loop);
+  }
 
   // TIR's floordiv / floormod round toward negative infinity, as Python's
   // `//` and `%` do; the shifts are `<<` and `>>` (arithmetic on signed).

@@ -23,7 +23,9 @@ std::optional<DType> DType::parse(StringRef name) {
       .Cases({"float8_e5m2", "e5m2_float8"}, DType(Float8E5M2))
       .Cases({"float16", "half", "fp16"}, DType(Float16))
       .Cases({"bfloat16", "bf16"}, DType(BFloat16))
-      .Cases({"float32", "float", "fp32"}, DType(Float32))
+      // TileLang's tfloat32 is fp32 storage that tensor cores read as tf32;
+      // tilec's T.gemm reads every float32 operand that way.
+      .Cases({"float32", "float", "fp32", "tfloat32"}, DType(Float32))
       .Cases({"float64", "double", "fp64"}, DType(Float64))
       .Default(std::nullopt);
 }

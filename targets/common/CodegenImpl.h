@@ -159,8 +159,10 @@ mlir::LogicalResult prepareAMDGPUModule(PreparedModule &prepared,
                                         const TargetInfo &target,
                                         const CodegenOptions &options,
                                         mlir::Location loc);
-/// The subtarget features each vendor asks of its target machine.
-std::string nvptxFeatures(const TargetInfo &target);
+/// The subtarget features each vendor asks of its target machine (NVIDIA:
+/// the PTX version the module's intrinsics need).
+std::string nvptxFeatures(const TargetInfo &target,
+                          const llvm::Module &module);
 std::string amdgpuFeatures(const TargetInfo &target);
 
 /// A file in the system temporary directory, removed on destruction.

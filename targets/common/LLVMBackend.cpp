@@ -372,7 +372,8 @@ FailureOr<PreparedModule> detail::prepareModule(mlir::ModuleOp module,
       nestTiming(options, "link device library, optimize");
   prepared.module = std::move(*translated);
   std::string features =
-      target.isNVIDIA() ? nvptxFeatures(target) : amdgpuFeatures(target);
+      target.isNVIDIA() ? nvptxFeatures(target, *prepared.module)
+                         : amdgpuFeatures(target);
   prepared.tm =
       createTargetMachine(target, features, options.optLevel, module.getLoc());
   if (!prepared.tm)

@@ -53,6 +53,11 @@ const MMAInstruction kHopperMMA[] = {
     MMA_SYNC(16, 8, 16, F16, F16, F32),   MMA_SYNC(16, 8, 16, F16, F16, F16),
     MMA_SYNC(16, 8, 16, BF16, BF16, F32), MMA_SYNC(16, 8, 8, TF32, TF32, F32),
     MMA_SYNC(16, 8, 32, I8, I8, I32),     MMA_SYNC(8, 8, 4, F64, F64, F64),
+    // mma.sync with OCP 8-bit float operands (sm_89+), f32 accumulation.
+    MMA_SYNC(16, 8, 32, F8E4M3, F8E4M3, F32),
+    MMA_SYNC(16, 8, 32, F8E4M3, F8E5M2, F32),
+    MMA_SYNC(16, 8, 32, F8E5M2, F8E4M3, F32),
+    MMA_SYNC(16, 8, 32, F8E5M2, F8E5M2, F32),
     WGMMA(16, 8, F16, F16, F32),          WGMMA(16, 8, F16, F16, F16),
     WGMMA(16, 8, BF16, BF16, F32),        WGMMA(8, 8, TF32, TF32, F32),
     WGMMA(32, 8, F8E4M3, F8E4M3, F32),    WGMMA(32, 8, F8E4M3, F8E5M2, F32),

@@ -40,7 +40,15 @@ static const char kCudaHint[] =
     "give the CUDA toolkit's root with --cuda-path, TILEC_CUDA_PATH or "
     "CUDA_PATH, or put its bin/ on PATH";
 
-std::string detail::nvptxFeatures(const TargetInfo &) { return "+ptx80"; }
+std::string detail::nvptxFeatures(const TargetInfo &,
+                                  const llvm::Module &module) {
+  // PTX 8.0 (CUDA 12.0) unless the module needs more: mma.sync with
+  // e4m3 / e5m2 operands is PTX 8.4 (sm_89+).
+  if (declaresFunctionWithPrefix(module,
+                                 "llvm.nvvm.mma.m16n8k32.row.col.f32.e"))
+    return "+ptx84";
+  return "+ptx80";
+}
 
 LogicalResult detail::prepareNVPTXModule(PreparedModule &prepared,
                                          const TargetInfo &,

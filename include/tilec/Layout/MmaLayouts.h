@@ -44,6 +44,40 @@ LinearLayout mmaM16N8K16OperandB();
 LinearLayout mmaM16N8K16Accumulator();
 
 //===----------------------------------------------------------------------===//
+// mma.sync with 32-bit (tf32) and 8-bit (e4m3 / e5m2 / s8) operands
+//===----------------------------------------------------------------------===//
+//
+// The accumulator is the m16n8k16 one (16x8, four 32-bit registers); only
+// the operands differ. "register" still counts elements: a .b32 register
+// holds one tf32 element or four 8-bit ones (element 4w + e is byte e of
+// register w).
+
+/// m16n8k8 .tf32 operand A, 16x8: a0..a3, row = groupID + 8 * (i & 1),
+/// col = threadID_in_group + 4 * (i >> 1).
+LinearLayout mmaM16N8K8Tf32OperandA();
+
+/// m16n8k8 .tf32 operand B, 8x8: b0, b1, row = threadID_in_group + 4 * i,
+/// col = groupID.
+LinearLayout mmaM16N8K8Tf32OperandB();
+
+/// m16n8k32 8-bit operand A, 16x32: a0..a15, row = groupID + 8 * ((i >> 2)
+/// & 1), col = 4 * threadID_in_group + (i & 3) + 16 * (i >> 3).
+LinearLayout mmaM16N8K32B8OperandA();
+
+/// m16n8k32 8-bit operand B, 32x8: b0..b7, row = 4 * threadID_in_group +
+/// (i & 3) + 16 * (i >> 2), col = groupID.
+LinearLayout mmaM16N8K32B8OperandB();
+
+/// The operand fragments of the mma.sync m16n8kK instruction for
+/// `elemBits`-bit operands (8: k32, 16: k16, 32: tf32 k8), or an error for
+/// another width.
+struct MmaSyncOperands {
+  int64_t k;
+  LinearLayout a, b;
+};
+llvm::Expected<MmaSyncOperands> mmaSyncOperands(int elemBits);
+
+//===----------------------------------------------------------------------===//
 // Warp partition (TileLang's GemmWarpPolicy)
 //===----------------------------------------------------------------------===//
 
@@ -137,6 +171,17 @@ llvm::Expected<LdmatrixPlan> ldmatrixX4(MmaOperand operand, int contiguousDim);
 /// is the mma B fragment, registers b0b1 and b2b3 one 32-bit word each. For
 /// a warp with an odd number of n8 tiles. A has no x2 form (an error).
 llvm::Expected<LdmatrixPlan> ldmatrixX2(MmaOperand operand, int contiguousDim);
+
+/// The fragment of a b16 ldmatrix `plan` (register 2i + e = half e of
+/// 32-bit word i, in b16 units along the tile) read as `elemBits`-bit
+/// elements: the same bytes, with the K dimension `kDim` (0 or 1, the
+/// contiguous one) rescaled, and register 4i + e (8-bit) or i (32-bit)
+/// element e of word i. 16 returns the fragment unchanged. This is how a
+/// b16 ldmatrix of K-contiguous 8-bit or 32-bit data delivers those types'
+/// mma operands. A .trans plan is an error for 8 and 32 bits (it moves
+/// 16-bit halves across rows, splitting or mixing elements).
+llvm::Expected<LinearLayout> ldmatrixAsElements(const LdmatrixPlan &plan,
+                                                int kDim, int elemBits);
 
 //===----------------------------------------------------------------------===//
 // wgmma.mma_async m64nNk16 (sm_90a), one warpgroup of 4 warps

@@ -55,6 +55,31 @@ def TileStripDebug : Pass<"tile-strip-debug"> {
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
+def TileLowerFp8Casts : Pass<"tile-lower-fp8-casts", "::mlir::ModuleOp"> {
+  let summary = "Conversions to and from the OCP 8-bit floats as NVVM cvt";
+  let description = [{
+    Rewrites every `arith.truncf` to `f8E4M3FN` / `f8E5M2` (from f32, f16
+    or bf16; scalars and vectors) as the chip's `cvt.rn.satfinite`
+    conversion (`llvm.nvvm.ff.to.e4m3x2.rn`: round to nearest even, values
+    past the largest finite one saturate, as TileLang's fp8 casts do), and
+    every `arith.extf` from them as `cvt.rn.f16x2.e4m3x2` (exact) then an
+    exact widening. LLVM has no 8-bit float type, so without this pass the
+    translation to LLVM IR fails. NVIDIA chips with OCP fp8 tensor cores
+    (sm_89+) have the instructions; on other NVIDIA chips such a conversion
+    is a located error. Other vendors are left alone.
+
+    ```mlir
+    %y = arith.truncf %x : f32 to f8E4M3FN
+    // becomes
+    %p = llvm.call_intrinsic "llvm.nvvm.ff.to.e4m3x2.rn"(%zero, %x)
+    %y = arith.bitcast (arith.trunci %p : i16 to i8) : i8 to f8E4M3FN
+    ```
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileFastMath : Pass<"tile-fast-math"> {
   let summary = "Approximate float math in kernels (--fast-math)";
   let description = [{
