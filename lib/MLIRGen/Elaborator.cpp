@@ -244,6 +244,7 @@ OwningOpRef<ModuleOp> Elaborator::run() {
   }
   if (hadError || failed(checkModulePassConfigs()))
     return nullptr;
+  decideIndexWidths();
   if (failed(verify(module))) {
     hadError = true;
     return nullptr;
