@@ -33,6 +33,10 @@ if [ -f "$out/diff/diff_tma.py" ]; then
         TILELANG_CACHE_DIR=/tmp/tlc PYTHONUNBUFFERED=1 &&
       cd "$out/diff" && python3 diff_tma.py --jobs "${DIFF_JOBS:-12}") >"$log/diff.jsonl" 2>"$log/diff.err"
     python3 "$out/diff/diff_summary.py" "$log/diff.jsonl" | tee "$log/diff.md"
+    # The bench/RESULTS.md section (bench/diff_report.py, where present).
+    [ -f bench/diff_report.py ] && python3 bench/diff_report.py "$log/diff.jsonl" \
+      "differential test against TileLang" \
+      "\`DIFF=1 bash bench/prepare.sh\` here, \`bash bench/device.sh\` there" >"$log/diff_section.md"
   else
     echo "no $site: carry it with bench/.out (../shared/sxs/pack-tilelang.sh makes it)"
   fi
