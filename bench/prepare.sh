@@ -61,3 +61,34 @@ if [ -n "${TILEC_BASE:-}" ]; then
     echo "prepare: gemm_relu_base does not compile: $(head -n 1 "$out/gemm_relu_base.log")"
   fi
 fi
+
+# DIFF=1: the differential test against TileLang (../shared/sxs/README.md),
+# prepared into $out/diff for bench/device.sh: every conformance kernel
+# tilec accepts (ptxas included), compiled to PTX + metadata, with its
+# source for TileLang's JIT and the runner (bench/diff_tma.py). Here, after
+# the `rm -rf "$out"` above, so a later prepare.sh never leaves a stale set.
+# TileLang itself travels as .dev/tilelang-site.tar.xz (TILELANG_SITE;
+# ../shared/sxs/pack-tilelang.sh makes it): carry it with bench/.out.
+if [ -n "${DIFF:-}" ]; then
+  shared=${SHARED:-}
+  for d in ../shared /work/shared; do
+    [ -z "$shared" ] && [ -f "$d/sxs/diff_prepare.py" ] && shared=$d
+  done
+  if [ -z "$shared" ]; then
+    echo "prepare: DIFF=1 needs the shared conformance set (SHARED=...)"
+  else
+    mkdir -p "$out/diff"
+    python3 "$shared/conformance/run.py" --tilec "$tilec" --target sm_90a --ptxas \
+      --jobs "${DIFF_JOBS:-2}" --out "$out/diff.conf.tsv" >"$out/diff.conf.log" 2>&1 || true
+    echo "prepare: $(tail -n 1 "$out/diff.conf.log")"
+    if python3 "$shared/sxs/diff_prepare.py" --tilec "$tilec" --results "$out/diff.conf.tsv" \
+      --cases "$shared/conformance/cases.tsv" --out "$out/diff" >"$out/diff.prepare.log" 2>&1; then
+      cp bench/diff_tma.py bench/tilec_launch.py bench/diff_summary.py "$out/diff/"
+      echo "prepare: differential test, $(tail -n 1 "$out/diff.prepare.log") -> $out/diff"
+    else
+      echo "prepare: diff_prepare.py failed: $(tail -n 1 "$out/diff.prepare.log")"
+    fi
+    site=${TILELANG_SITE:-.dev/tilelang-site.tar.xz}
+    [ -f "$site" ] || echo "prepare: no $site for the GPU machine (../shared/sxs/pack-tilelang.sh)"
+  fi
+fi

@@ -497,7 +497,12 @@ struct TileLowerSIMT : tilec::impl::TileLowerSIMTBase<TileLowerSIMT> {
     });
     for (gpu::GPUFuncOp func : kernels) {
       LLVM_DEBUG(llvm::dbgs() << "lowering " << func.getName() << "\n");
-      if (failed(lowerKernel(func, options, *target)))
+      // A kernel decided 64-bit (`tile.index_bits`, MLIRGen) is lowered to
+      // LLVM with 64-bit indices: its memref descriptors hold i64.
+      LowerOptions kernelOptions = options;
+      if (auto bits = func->getAttrOfType<IntegerAttr>("tile.index_bits"))
+        kernelOptions.indexBitwidth = unsigned(bits.getInt());
+      if (failed(lowerKernel(func, kernelOptions, *target)))
         return signalPassFailure();
     }
   }

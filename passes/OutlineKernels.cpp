@@ -376,6 +376,10 @@ private:
       kernelFunc->setAttr(attr.getName(), attr.getValue());
     kernelFunc->setAttr("tile.threads", b.getI64IntegerAttr(threads));
     kernelFunc->setAttr("tile.func", func.getSymNameAttr());
+    // The prim_func's index width (MLIRGen's decision) is its kernels':
+    // tile-lower-simt and the LLVM lowering read it from the gpu.func.
+    if (Attribute bits = func->getAttr("tile.index_bits"))
+      kernelFunc->setAttr("tile.index_bits", bits);
     kernelFunc->setAttr("tile.launch", b.getI64IntegerAttr(index));
     kernelFunc->setAttr("tile.dynamic_shared_bytes", b.getI64IntegerAttr(0));
 

@@ -244,6 +244,7 @@ OwningOpRef<ModuleOp> Elaborator::run() {
   }
   if (hadError || failed(checkModulePassConfigs()))
     return nullptr;
+  decideIndexWidths();
   if (failed(verify(module))) {
     hadError = true;
     return nullptr;
@@ -870,8 +871,38 @@ LogicalResult Elaborator::bindName(StringRef name, SMRange range,
 
 LogicalResult Elaborator::assignTo(const ast::Expr &target, const Value &value,
                                    SMRange valueRange, Frame &frame) {
-  if (auto *name = llvm::dyn_cast<ast::NameExpr>(&target))
+  if (auto *name = llvm::dyn_cast<ast::NameExpr>(&target)) {
+    // `val = buf[i]` in a kernel reads the element here, as TileLang's
+    // LetStmt does: binding the subscript itself would re-read it at every
+    // use, after later stores (`buf[i] = buf[j]; buf[j] = val` then copied
+    // buf[j] into both, and a bitonic sort lost half its entries).
+    if (kernelDepth > 0 && value.is(Value::Subscript)) {
+      sema::SubscriptObject &sub = value.getSubscript();
+      bool element =
+          sub.base.is(Value::Buffer) &&
+          sub.indices.size() == sub.base.getBuffer().shape.size() &&
+          llvm::none_of(sub.indices,
+                        [](const Value &i) { return i.is(Value::Slice); });
+      // A fragment element is a register of whichever thread holds it: it
+      // can be read only inside a T.Parallel loop, so one bound outside
+      // stays a subscript, read where it is used.
+      auto insideParallel = [&] {
+        for (Operation *op = builder.getInsertionBlock()->getParentOp(); op;
+             op = op->getParentOp())
+          if (isa<tile::ParallelOp>(op))
+            return true;
+        return false;
+      };
+      if (element && (sub.base.getBuffer().scope != MemScope::Fragment ||
+                      insideParallel())) {
+        FailureOr<Value> loaded = toScalar(value, valueRange);
+        if (failed(loaded))
+          return failure();
+        return bindName(name->getName(), name->getRange(), *loaded, frame);
+      }
+    }
     return bindName(name->getName(), name->getRange(), value, frame);
+  }
 
   if (auto *tup = llvm::dyn_cast<ast::TupleExpr>(&target)) {
     llvm::ArrayRef<ast::ExprPtr> elts = tup->getElts();

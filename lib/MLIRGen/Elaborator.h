@@ -263,8 +263,11 @@ public:
   //===--------------------------------------------------------------------===//
   /// Why kernels cannot address a buffer of `shape` with 32-bit element
   /// offsets (its static element count passes INT32_MAX); "" when they can.
+  /// `wide`: a global tensor of a kernel that may get 64-bit offsets
+  /// (every -findex-bits but 32), whose limit is kMaxElements64.
   static std::string elementCountProblem(llvm::StringRef what,
-                                         llvm::ArrayRef<Value> shape);
+                                         llvm::ArrayRef<Value> shape,
+                                         bool wide = false);
   /// Launch-header checks that a tensor with T.dynamic dimensions has at
   /// most INT32_MAX elements.
   void addTensorSizeChecks(mlir::func::FuncOp func,
@@ -272,8 +275,13 @@ public:
   /// A launch-header check that `v`, an index the kernel computes from
   /// T.dynamic symbols, fits in 32 bits.
   void noteHostIndex(const Value &v);
+  /// `indexLimit`: a check the 32-bit index arithmetic needs, dropped from
+  /// a kernel that is decided 64-bit (decideIndexWidths).
   void addLaunchCheck(mlir::func::FuncOp func, llvm::StringRef symbol,
-                      llvm::StringRef condition);
+                      llvm::StringRef condition, bool indexLimit = false);
+  /// Records `tile.index_bits` on every prim_func (IndexWidth.h) and drops
+  /// the index-limit launch checks of the 64-bit ones.
+  void decideIndexWidths();
   /// The trip count of a loop with constant bounds that a 32-bit loop index
   /// cannot run (a bound or the index after the last iteration passes
   /// int32); nullopt when one can, or when a bound is not constant.

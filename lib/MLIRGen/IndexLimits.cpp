@@ -1,21 +1,28 @@
-//===- IndexLimits.cpp - What kernels' 32-bit index arithmetic can count --===//
+//===- IndexLimits.cpp - What kernels' index arithmetic can count ---------===//
 //
-// Kernels compute indices and element offsets in 32 bits (the lowering's
-// index width), so a size they cannot count must not reach them silently:
-// - a buffer with a static element count past INT32_MAX is a located error
-//   where its shape is written (its offsets would wrap: `shl.b32`);
-// - a tensor with T.dynamic dimensions gets launch-header checks that its
-//   element count stays within INT32_MAX (each symbol alone is checked
-//   against INT32_MAX; `m * K` past it wrapped, a dynamic GEMM with K = 1024
-//   broke at m >= 2^21);
-// - an index expression of T.dynamic symbols the kernel computes (`m * n`,
-//   `(m + 63)`) gets a check that its value fits in 32 bits.
+// Each kernel's index arithmetic is 32 or 64 bits wide, a decision recorded
+// on its prim_func as `tile.index_bits` (decideIndexWidths, below; the
+// proof is tilec/Support/IndexWidth.h). A size a kernel cannot count must
+// not reach it silently:
+// - a global tensor with a static element count past INT32_MAX makes its
+//   kernel 64-bit; under -findex-bits=32 it is a located error where its
+//   shape is written (its offsets would wrap: `shl.b32`), as is an on-chip
+//   buffer that large (those never get 64-bit offsets);
+// - in a 32-bit kernel, a tensor with T.dynamic dimensions gets
+//   launch-header checks that its element count stays within INT32_MAX
+//   (each symbol alone is checked against INT32_MAX; `m * K` past it
+//   wrapped, a dynamic GEMM with K = 1024 broke at m >= 2^21), and an index
+//   expression of T.dynamic symbols the kernel computes (`m * n`,
+//   `(m + 63)`) a check that its value fits in 32 bits. A 64-bit kernel
+//   needs neither (symbols are int32 launch arguments, so their products
+//   fit in 64 bits).
 // The checks are kept on the prim_func as `tile.checks` (pairs of the
-// symbol they are about and a C++ condition over the symbols) and become
-// the launch function's checks (header::Function::checks). Each condition
-// is evaluated in int64_t after the ones before it passed, which keeps the
-// host arithmetic itself from overflowing: symbols are at most INT32_MAX,
-// and each product multiplies a checked value by at most INT32_MAX more.
+// symbol they are about and a C++ condition over the symbols; an index
+// limit carries a third element, "index") and become the launch function's
+// checks (header::Function::checks). Each condition is evaluated in
+// int64_t after the ones before it passed, which keeps the host arithmetic
+// itself from overflowing: symbols are at most INT32_MAX, and each product
+// multiplies a checked value by at most INT32_MAX more.
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,13 +48,15 @@ namespace tilec::mlirgen {
 static constexpr const char *kIndexMax = "2147483647";
 
 std::string Elaborator::elementCountProblem(llvm::StringRef what,
-                                            llvm::ArrayRef<Value> shape) {
+                                            llvm::ArrayRef<Value> shape,
+                                            bool wide) {
   int64_t count = 1;
   bool overflow = false;
   for (const Value &d : shape)
     if (d.isIntLike() && d.getInt() > 0)
       overflow |= __builtin_mul_overflow(count, d.getInt(), &count);
-  if (!overflow && count <= INT32_MAX)
+  int64_t limit = wide ? kMaxElements64 : kMaxElements32;
+  if (!overflow && count <= limit)
     return "";
   std::string dims;
   for (const Value &d : shape)
@@ -60,9 +69,11 @@ std::string Elaborator::elementCountProblem(llvm::StringRef what,
           (overflow ? std::string("more than 2^63")
                     : std::to_string(count)) +
           (dynamic ? " elements in its static dimensions alone" : " elements") +
-          ", more than the " + kIndexMax +
-          " that kernels' 32-bit element offsets can address")
-      .str();
+          (wide ? Twine(", more than the 2^59 that 64-bit byte offsets can "
+                        "address")
+                : Twine(", more than the ") + kIndexMax +
+                      " that kernels' 32-bit element offsets can address")
+      ).str();
 }
 
 /// The identifiers of a host expression (C++ over the symbols).
@@ -87,7 +98,7 @@ static SmallVector<StringRef> identifiersOf(StringRef expr) {
 }
 
 void Elaborator::addLaunchCheck(func::FuncOp func, llvm::StringRef symbol,
-                                llvm::StringRef condition) {
+                                llvm::StringRef condition, bool indexLimit) {
   MLIRContext *ctx = func.getContext();
   SmallVector<Attribute> checks;
   if (auto old = func->getAttrOfType<ArrayAttr>("tile.checks")) {
@@ -98,8 +109,11 @@ void Elaborator::addLaunchCheck(func::FuncOp func, llvm::StringRef symbol,
     }
     llvm::append_range(checks, old.getValue());
   }
-  checks.push_back(ArrayAttr::get(
-      ctx, {StringAttr::get(ctx, symbol), StringAttr::get(ctx, condition)}));
+  SmallVector<Attribute, 3> entry = {StringAttr::get(ctx, symbol),
+                                     StringAttr::get(ctx, condition)};
+  if (indexLimit)
+    entry.push_back(StringAttr::get(ctx, "index"));
+  checks.push_back(ArrayAttr::get(ctx, entry));
   func->setAttr("tile.checks", ArrayAttr::get(ctx, checks));
 }
 
@@ -122,12 +136,14 @@ void Elaborator::addTensorSizeChecks(func::FuncOp func,
     product = product.empty() ? s : product + " * " + s;
     if (product != symbols.front())
       addLaunchCheck(func, symbols.front(),
-                     product + " <= " + std::string(kIndexMax));
+                     product + " <= " + std::string(kIndexMax),
+                     /*indexLimit=*/true);
   }
   if (statics != 1)
     addLaunchCheck(func, symbols.front(),
                    product + " * " + std::to_string(statics) +
-                       " <= " + std::string(kIndexMax));
+                       " <= " + std::string(kIndexMax),
+                   /*indexLimit=*/true);
 }
 
 void Elaborator::noteHostIndex(const Value &v) {
@@ -159,7 +175,41 @@ void Elaborator::noteHostIndex(const Value &v) {
     condition =
         "-" + std::string(kIndexMax) + " - 1 <= " + expr.str() + " && " +
         condition;
-  addLaunchCheck(traced->func, ids.front(), condition);
+  addLaunchCheck(traced->func, ids.front(), condition, /*indexLimit=*/true);
+}
+
+void Elaborator::decideIndexWidths() {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (!func->hasAttr(tile::TileDialect::getKernelFuncAttrName()))
+      continue;
+    std::vector<TensorDims> tensors;
+    std::vector<std::string> names;
+    for (auto [k, type] : llvm::enumerate(func.getArgumentTypes())) {
+      auto memref = dyn_cast<MemRefType>(type);
+      if (!memref)
+        continue;
+      TensorDims dims;
+      for (int64_t d : memref.getShape())
+        dims.push_back(ShapedType::isDynamic(d) ? std::nullopt
+                                                : std::optional<int64_t>(d));
+      tensors.push_back(std::move(dims));
+      auto name = func.getArgAttrOfType<StringAttr>(k, "tile.name");
+      names.push_back(name ? name.str() : "arg" + std::to_string(k));
+    }
+    IndexWidthDecision d = decideIndexWidth(tensors, names, options.indexBits);
+    func->setAttr("tile.index_bits", builder.getI64IntegerAttr(d.bits));
+    auto checks = func->getAttrOfType<ArrayAttr>("tile.checks");
+    if (d.bits != 64 || !checks)
+      continue;
+    SmallVector<Attribute> kept;
+    for (Attribute a : checks)
+      if (cast<ArrayAttr>(a).size() < 3)
+        kept.push_back(a);
+    if (kept.empty())
+      func->removeAttr("tile.checks");
+    else
+      func->setAttr("tile.checks", builder.getArrayAttr(kept));
+  }
 }
 
 } // namespace tilec::mlirgen

@@ -491,7 +491,8 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
                                   shapeText(*shape));
         return failure();
       }
-    if (std::string why = elementCountProblem("a tensor", *shape);
+    if (std::string why = elementCountProblem(
+            "a tensor", *shape, options.indexBits != IndexBits::Bits32);
         !why.empty()) {
       error((*b)[0]->range, why);
       return failure();

@@ -335,6 +335,47 @@ static void markTensorMapsGridConstant(gpu::GPUModuleOp gpuModule) {
   });
 }
 
+/// The index width of a kernel: its `tile.index_bits`, else `fallback`.
+static unsigned kernelIndexBits(gpu::GPUFuncOp func, unsigned fallback) {
+  if (auto bits = func->getAttrOfType<IntegerAttr>("tile.index_bits"))
+    return unsigned(bits.getInt());
+  return fallback;
+}
+
+/// Clones every gpu.module into `narrow` (its 32-bit kernels) and `wide`
+/// (its 64-bit ones). A module with kernels of both widths is cloned into
+/// both, each clone without the other width's kernels; the wide clone is
+/// renamed so that the two translations link.
+static void splitByIndexWidth(ArrayRef<gpu::GPUModuleOp> gpuModules,
+                              unsigned fallback, ModuleOp narrow,
+                              ModuleOp wide) {
+  for (gpu::GPUModuleOp gpuModule : gpuModules) {
+    bool has[2] = {false, false};
+    for (auto func : gpuModule.getOps<gpu::GPUFuncOp>())
+      if (func.isKernel())
+        has[kernelIndexBits(func, fallback) == 64] = true;
+    if (!has[0] && !has[1])
+      has[fallback == 64] = true;
+    for (unsigned w = 0; w < 2; ++w) {
+      if (!has[w])
+        continue;
+      auto clone = cast<gpu::GPUModuleOp>(gpuModule->clone());
+      if (has[0] && has[1]) {
+        SmallVector<gpu::GPUFuncOp> other;
+        for (auto func : clone.getOps<gpu::GPUFuncOp>())
+          if (func.isKernel() &&
+              (kernelIndexBits(func, fallback) == 64) != bool(w))
+            other.push_back(func);
+        for (gpu::GPUFuncOp func : other)
+          func.erase();
+        if (w)
+          clone.setName((gpuModule.getName() + "_i64").str());
+      }
+      (w ? wide : narrow).getBody()->push_back(clone);
+    }
+  }
+}
+
 /// Translates a lowered gpu.module, verifying the result here so that a
 /// verifier complaint becomes a diagnostic instead of text on stderr.
 static std::unique_ptr<llvm::Module>
@@ -404,23 +445,36 @@ tilec::detail::translateToLLVMIR(ModuleOp module, const TargetInfo &target,
   registerCodegenInterfaces(registry);
   ctx.appendDialectRegistry(registry);
   // Lower a copy holding the gpu.modules only: the input stays untouched and
-  // host code (if any) is not our business.
-  OwningOpRef<ModuleOp> work = ModuleOp::create(module.getLoc());
-  for (gpu::GPUModuleOp gpuModule : gpuModules)
-    work->getBody()->push_back(gpuModule->clone());
+  // host code (if any) is not our business. The index width is one per
+  // conversion, and each kernel has its own (`tile.index_bits`, MLIRGen's
+  // decision; options.indexBitwidth for kernels without one): kernels of
+  // each width are lowered in their own copy.
+  OwningOpRef<ModuleOp> work[2] = {ModuleOp::create(module.getLoc()),
+                                   ModuleOp::create(module.getLoc())};
+  splitByIndexWidth(gpuModules, options.indexBitwidth, *work[0], *work[1]);
 
-  for (auto gpuModule : work->getBody()->getOps<gpu::GPUModuleOp>())
-    if (failed(expandSubgroupReductions(gpuModule, target)))
+  for (OwningOpRef<ModuleOp> &half : work)
+    for (auto gpuModule : half->getBody()->getOps<gpu::GPUModuleOp>())
+      if (failed(expandSubgroupReductions(gpuModule, target)))
+        return failure();
+
+  for (unsigned w = 0; w < 2; ++w) {
+    if (work[w]->getBody()->empty())
+      continue;
+    CodegenOptions widthOptions = options;
+    widthOptions.indexBitwidth = w ? 64 : 32;
+    PassManager pm(&ctx, ModuleOp::getOperationName());
+    buildLoweringPipeline(pm, target, widthOptions);
+    if (failed(pm.run(*work[w])))
       return failure();
+  }
 
-  PassManager pm(&ctx, ModuleOp::getOperationName());
-  buildLoweringPipeline(pm, target, options);
-  if (failed(pm.run(*work)))
-    return failure();
-
+  SmallVector<gpu::GPUModuleOp> lowered;
+  for (OwningOpRef<ModuleOp> &half : work)
+    llvm::append_range(lowered, half->getBody()->getOps<gpu::GPUModuleOp>());
   std::unique_ptr<llvm::Module> linked;
   LLVMDiagnosticScope diagnostics(llvmCtx, module.getLoc());
-  for (auto gpuModule : work->getBody()->getOps<gpu::GPUModuleOp>()) {
+  for (gpu::GPUModuleOp gpuModule : lowered) {
     if (!target.isNVIDIA()) {
       widenROCDLDimGetters(gpuModule);
       setDefaultWorkGroupSizeBound(gpuModule, target);

@@ -3,7 +3,7 @@
 
     tools/tilec-fuzz/pipeline.py [--tilec build-asan/bin/tilec] [--seconds 600]
         [--start SEED] [--count N] [--jobs 1] [--targets sm_80,sm_90a]
-        [--out build-asan/fuzz]
+        [--out build-asan/fuzz] [--tilec-arg=-findex-bits=64 ...]
 
 Generates random valid kernels (kernelgen.py, one per seed), compiles each
 to PTX for every target with tilec (an ASan + UBSan build: a sanitizer
@@ -65,7 +65,7 @@ def run_one(seed, args, ptxas):
                UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:exitcode=98")
     for target in args.targets.split(","):
         ptx = os.path.join(work, f"{target}.ptx")
-        cmd = [args.tilec, src, "--target", target, "--emit=ptx", "-o", ptx]
+        cmd = [args.tilec, src, "--target", target, "--emit=ptx", "-o", ptx, *args.tilec_arg]
         start = time.time()
         try:
             r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=env)
@@ -103,6 +103,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=120)
     ap.add_argument("--out", default="build-asan/fuzz")
     ap.add_argument("--keep", action="store_true", help="keep the files of passing kernels")
+    ap.add_argument("--tilec-arg", action="append", default=[],
+                    help="an extra tilec argument (e.g. -findex-bits=64), repeatable")
     args = ap.parse_args()
     ptxas = find_ptxas()
     os.makedirs(os.path.join(args.out, "failures"), exist_ok=True)
@@ -145,7 +147,8 @@ def main():
     executions = sum(counts.values())
     stats = {"kernels": kernels, "executions": executions, "seconds": round(elapsed, 1),
              "first_seed": args.start, "last_seed": seed - 1, "targets": args.targets,
-             "tilec": args.tilec, "counts": counts, "families": families}
+             "tilec": args.tilec, "tilec_args": args.tilec_arg, "counts": counts,
+             "families": families}
     with open(os.path.join(args.out, "stats.json"), "w") as f:
         json.dump(stats, f, indent=1)
     print(f"pipeline fuzz: {kernels} kernels, {executions} tilec+ptxas executions in "

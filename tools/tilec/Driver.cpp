@@ -252,6 +252,7 @@ int runDriver(DriverOptions opts) {
   MLIRGenOptions genOptions;
   genOptions.defines = opts.defines;
   genOptions.target = opts.target;
+  genOptions.indexBits = opts.indexBits;
   if (!opts.instancesPath.empty()) {
     std::unique_ptr<MemoryBuffer> inst =
         readInputFile(opts.instancesPath, readProblem);

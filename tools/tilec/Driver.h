@@ -8,6 +8,7 @@
 #ifndef TILEC_TOOLS_DRIVER_H
 #define TILEC_TOOLS_DRIVER_H
 
+#include "tilec/Support/IndexWidth.h"
 #include "tilec/Target/Header.h"
 
 #include <optional>
@@ -52,6 +53,8 @@ struct DriverOptions {
   /// --cuda-path / --rocm-path: roots of the toolkits (Toolchain.h).
   std::string cudaPath;
   std::string rocmPath;
+  /// -findex-bits=auto|32|64 (tilec/Support/IndexWidth.h).
+  IndexBits indexBits = IndexBits::Auto;
   /// -ftime-report: per-stage and per-pass times on stderr.
   bool timeReport = false;
   /// Set by the multi-target driver: runDriver fills it (the launch

@@ -50,7 +50,8 @@ int main(int argc, char **argv) {
   // spellings -MD/-MF/-MT by rewriting them to their long forms.
   std::vector<std::string> args(argv, argv + argc);
   for (std::string &arg : args)
-    if (arg == "-MD" || arg == "-MF" || arg == "-MT" || arg == "-ftime-report")
+    if (arg == "-MD" || arg == "-MF" || arg == "-MT" ||
+        arg == "-ftime-report" || arg.rfind("-findex-bits", 0) == 0)
       arg = "-" + arg;
 
   DriverOptions opts;
@@ -98,6 +99,11 @@ int main(int argc, char **argv) {
   app.add_option("--tuning-cache", opts.tuningCachePath,
                  "Compile each autotune factory's fastest configuration "
                  "recorded in this cache (tilec-bench --tune)");
+  std::string indexBits = "auto";
+  app.add_option("--findex-bits", indexBits,
+                 "-findex-bits=auto|32|64: width of the kernels' index "
+                 "arithmetic (auto: 64 only for a kernel whose global "
+                 "tensors can pass 2^31 - 1 elements)");
   app.add_flag("--print-ir-after-all", opts.printIRAfterAll,
                "Print the IR after every pass to stderr");
 
@@ -115,6 +121,14 @@ int main(int argc, char **argv) {
   } catch (const CLI::ParseError &e) {
     std::cerr << "tilec: error: " << e.what() << "\n"
               << "Run 'tilec --help' for usage.\n";
+    return ExitUsageError;
+  }
+
+  if (std::optional<IndexBits> bits = parseIndexBits(indexBits)) {
+    opts.indexBits = *bits;
+  } else {
+    std::cerr << "tilec: error: -findex-bits: expected auto, 32 or 64, not '"
+              << indexBits << "'\n";
     return ExitUsageError;
   }
 

@@ -9,6 +9,7 @@
 #ifndef TILEC_MLIRGEN_MLIRGEN_H
 #define TILEC_MLIRGEN_MLIRGEN_H
 
+#include "tilec/Support/IndexWidth.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 
@@ -36,6 +37,9 @@ struct MLIRGenOptions {
   /// From `--instances`; empty means one instance of each factory.
   std::vector<InstanceSpec> instances;
   std::string target = "sm_90a";
+  /// `-findex-bits=`: the width of the kernels' index arithmetic, proved per
+  /// kernel under Auto (tilec/Support/IndexWidth.h).
+  IndexBits indexBits = IndexBits::Auto;
 };
 
 /// Loads the dialects MLIRGen emits into `context`.

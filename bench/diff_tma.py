@@ -1,0 +1,45 @@
+"""../shared/sxs/diff_run.py with tensor-map (TMA) kernel arguments.
+
+The differential test against TileLang (../shared/sxs/README.md) launches
+tilec's kernels from the metadata JSON and knows plain parameters only;
+tilec's sm_90a GEMM kernels also take CUtensorMap arguments, which the launch
+header encodes (docs/lowering.md). This runs the shared runner unchanged
+except for its launcher, which encodes the maps the metadata lists
+(bench/tilec_launch.py, as bench/sxs_tma.py does for the side-by-side
+runner), and for grids over scalar parameters. bench/prepare.sh (DIFF=1)
+copies it, diff_run.py and tilec_launch.py into bench/.out/diff;
+bench/device.sh runs it:  python3 diff_tma.py --jobs 12
+"""
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+
+# The shared runner's argument loop, and what replaces it.
+PLAIN = """            args = []
+            for a in kern["args"]:
+                v = vals[a["param"]]
+                args.append(ctypes.c_void_p(v.data_ptr()) if hasattr(v, "data_ptr") else ctypes.c_int32(int(v)))
+            ptrs = (ctypes.c_void_p * len(args))(*[ctypes.cast(ctypes.byref(x), ctypes.c_void_p) for x in args])
+"""
+TMA = """            import tilec_launch
+            ptrs, keep = tilec_launch.kernel_arg_values(kern, vals)
+"""
+# Grids may name scalar parameters too (`T.ceildiv(max_seqlen_q, block_M)`),
+# not only T.dynamic symbols: the shared runner's environment held symbols
+# only ("NameError: name 'max_seqlen_q' is not defined").
+SYMBOLS = """        env = dict(sym)
+"""
+SCALARS = """        env = dict(sym)
+        env.update({p["name"]: vals[i] for i, p in enumerate(fn["params"]) if p["kind"] == "scalar"})
+"""
+
+if __name__ == "__main__":
+    source = open(os.path.join(HERE, "diff_run.py")).read()
+    for old in (PLAIN, SYMBOLS):
+        if old not in source:
+            sys.exit("diff_tma.py: diff_run.py's launcher changed; update PLAIN / SYMBOLS")
+    source = source.replace(PLAIN, TMA).replace(SYMBOLS, SCALARS)
+    namespace = {"__name__": "__main__", "__file__": os.path.abspath(__file__)}
+    exec(compile(source, os.path.join(HERE, "diff_run.py"), "exec"), namespace)
