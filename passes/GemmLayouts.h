@@ -103,6 +103,12 @@ mlir::LogicalResult inferGemmLayouts(mlir::Operation *kernel,
 mlir::LogicalResult planPipelines(mlir::Operation *root,
                                   int64_t maxSharedBytes = 0);
 
+/// What tile-lower-simt will add to `kernel`'s shared memory for cross-warp
+/// reductions (LowerReduce.cpp: per element type one scratch buffer of
+/// threads x output registers elements, shared by the kernel's
+/// reductions), counted as if every reduction crossed warps.
+int64_t reductionScratchBytes(tile::KernelOp kernel);
+
 /// Whether `copy` is one the gemm path lowers into a swizzled buffer: a
 /// global source whose box is a 2-D tile (its rows along one dimension, its
 /// columns along the last, every other extent 1: FlashAttention's

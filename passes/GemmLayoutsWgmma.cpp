@@ -139,35 +139,28 @@ bool wholeFromFragment(tile::CopyOp copy) {
 }
 
 /// The users a wgmma operand buffer may have: gemms, operand copies from
-/// global memory into it, and, with `fromFragments`, whole-tile copies into
-/// it from a fragment (tile-lower-simt writes both through the buffer's
-/// swizzle). Fragment writers are taken for a K-major A only (MLA's P):
+/// global memory into it, and whole-tile copies into it from a fragment
+/// (tile-lower-simt writes both through the buffer's swizzle) when every
+/// gemm reads it as a K-major A (MLA's P):
 /// the MN-major form (FlashAttention backward's dS^T, transpose_A) gave
 /// wrong dQ on the H200 and keeps mma.sync until it is understood.
-bool wgmmaOperandUses(tile::AllocOp alloc, bool fromFragments) {
+bool wgmmaOperandUses(tile::AllocOp alloc) {
+  bool fragmentWriter = false, kMajorA = true;
   for (Operation *user : alloc->getUsers()) {
     if (auto gemm = dyn_cast<tile::GemmOp>(user)) {
-      // Every gemm reading it must read it as a K-major A.
-      if (fromFragments && (gemm.getA() != alloc.getResult() ||
-                            gemm.getTransposeA()))
-        fromFragments = false;
+      kMajorA &= gemm.getA() == alloc.getResult() && !gemm.getTransposeA();
       continue;
     }
     auto copy = dyn_cast<tile::CopyOp>(user);
-    if (copy && copy.getDst() == alloc.getResult() &&
-        gemm::isOperandCopy(copy))
+    if (!copy || copy.getDst() != alloc.getResult())
+      return false;
+    if (gemm::isOperandCopy(copy))
       continue;
-    if (copy && copy.getDst() == alloc.getResult() && wholeFromFragment(copy))
-      continue;
-    return false;
+    if (!wholeFromFragment(copy))
+      return false;
+    fragmentWriter = true;
   }
-  if (fromFragments)
-    return true;
-  // Without fragment writers allowed: none may be present.
-  return llvm::none_of(alloc->getUsers(), [&](Operation *user) {
-    auto copy = dyn_cast<tile::CopyOp>(user);
-    return copy && wholeFromFragment(copy);
-  });
+  return !fragmentWriter || kMajorA;
 }
 
 } // namespace
@@ -200,8 +193,7 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
             "a float32 accumulator";
       return WalkResult::interrupt();
     }
-    if ((!aInRegisters && !wgmmaOperandUses(a, /*fromFragments=*/true)) ||
-        !wgmmaOperandUses(b, /*fromFragments=*/false)) {
+    if ((!aInRegisters && !wgmmaOperandUses(a)) || !wgmmaOperandUses(b)) {
       why = "a shared operand has users other than copies into it and "
             "T.gemm";
       return WalkResult::interrupt();

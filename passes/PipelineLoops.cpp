@@ -102,12 +102,9 @@ bool touches(Operation *op, const llvm::SetVector<Operation *> &buffers) {
   return walk.wasInterrupted();
 }
 
-/// What tile-lower-simt will add for cross-warp reductions (LowerReduce.cpp:
-/// per element type one scratch buffer of threads x output registers
-/// elements, shared by the kernel's reductions), counted as if every
-/// reduction crossed warps.
-int64_t reductionScratchBytes(tile::PipelinedOp loop) {
-  auto kernel = loop->getParentOfType<tile::KernelOp>();
+} // namespace
+
+int64_t gemm::reductionScratchBytes(tile::KernelOp kernel) {
   std::optional<int64_t> threads =
       kernel ? simt::kernelThreads(kernel) : std::nullopt;
   if (!threads)
@@ -130,6 +127,8 @@ int64_t reductionScratchBytes(tile::PipelinedOp loop) {
     total += bytes;
   return total;
 }
+
+namespace {
 
 /// The schedule written in the source (`order` / `stage`, per statement or
 /// per `group`; MLIRGen tags each statement's ops with `tile.stmt`).
@@ -321,7 +320,8 @@ FailureOr<std::string> planLoop(tile::PipelinedOp loop,
         if (rings.contains(alloc.getOperation()))
           ringBytes += bytes;
       });
-    base += reductionScratchBytes(loop);
+    base +=
+        gemm::reductionScratchBytes(loop->getParentOfType<tile::KernelOp>());
     int64_t fits = stages;
     while (fits >= 2 && base + (fits - 1) * ringBytes > maxSharedBytes)
       --fits;
@@ -814,36 +814,21 @@ private:
           ob, loc, barrierAt(ob, full[g], stage), parityOf(ob, j), ticks);
     };
 
-    if (tile::GemmOp single = singleGemm(); single && readers.size() == 1) {
-      FailureOr<simt::WgmmaGemm> gemm = simt::WgmmaGemm::create(kernel, single);
-      if (failed(gemm))
-        return failure();
-      simt::SharedSlot a0 = slot(single.getA(), cst(b, 0));
-      simt::SharedSlot b0 = slot(single.getB(), cst(b, 0));
-      gemm->markOperands(b, a0, b0);
-      gemm->setUp(b);
-      SmallVector<Value> accs = gemm->loadAccumulators(b);
-      auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1), accs);
-      OpBuilder ib = OpBuilder::atBlockBegin(steady.getBody());
-      Value j = steady.getInductionVar();
-      Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
-      waitFull(ib, 0, j, stage);
-      SmallVector<Value> cur(steady.getRegionIterArgs());
-      gemm->issue(ib, atStage(a0, stage), atStage(b0, stage), cur);
-      gemm->wait(ib, 1);
-      // j - 1's wgmmas are done: its slot, (j + S - 1) % S, is free.
-      Value prev = arith::RemUIOp::create(
-          ib, loc, arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1)),
-          cst(ib, stages));
-      Value notFirst = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::uge,
-                                             j, cst(ib, 1));
-      release(ib, prev, notFirst, /*syncWarp=*/false);
-      scf::YieldOp::create(ib, loc, cur);
-      b.setInsertionPointAfter(steady);
-      gemm->wait(b, 0);
-      gemm->storeAccumulators(b, steady.getResults());
-      return success();
-    }
+    if (tile::GemmOp single = singleGemm(); single && readers.size() == 1)
+      return inFlightWgmmaLoop(
+          b, single, n,
+          [&](OpBuilder &ib, Value j, Value stage) {
+            waitFull(ib, 0, j, stage);
+          },
+          // j - 1's wgmmas are done: its slot, (j + S - 1) % S, is free.
+          [&](OpBuilder &ib, Value j, Value) {
+            Value prev = arith::RemUIOp::create(
+                ib, loc, arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1)),
+                cst(ib, stages));
+            Value notFirst = arith::CmpIOp::create(
+                ib, loc, arith::CmpIPredicate::uge, j, cst(ib, 1));
+            release(ib, prev, notFirst, /*syncWarp=*/false);
+          });
 
     auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1));
     OpBuilder ib = OpBuilder::atBlockTerminator(steady.getBody());
@@ -930,63 +915,47 @@ private:
   LogicalResult
   steadyWgmmaTma(OpBuilder &b, tile::GemmOp gemmOp, Value n, Value full,
                  llvm::function_ref<void(OpBuilder &, Value, Value)> issueTma) {
-    FailureOr<simt::WgmmaGemm> gemm = simt::WgmmaGemm::create(kernel, gemmOp);
-    if (failed(gemm))
-      return failure();
-    simt::SharedSlot a0 = slot(gemmOp.getA(), cst(b, 0));
-    simt::SharedSlot b0 = slot(gemmOp.getB(), cst(b, 0));
     // The empty barriers: one arrival per warpgroup per phase.
     Value empty =
         makeBarrierRing(b, "tma_empty_barriers", kernel.getThreads() / 128);
     Value tid = kernel.threadId();
-    Type i32 = b.getI32Type();
-    Value ticks = arith::ConstantIntOp::create(b, loc, i32, 0x989680);
-
-    gemm->markOperands(b, a0, b0);
-    gemm->setUp(b);
-    SmallVector<Value> accs = gemm->loadAccumulators(b);
-    auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1), accs);
-    OpBuilder ib = OpBuilder::atBlockBegin(steady.getBody());
-    Value j = steady.getInductionVar();
-    Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
-    NVVM::MBarrierTryWaitParityOp::create(ib, loc, barrierAt(ib, full, stage),
-                                          parityOf(ib, j), ticks);
-    SmallVector<Value> cur(steady.getRegionIterArgs());
-    gemm->issue(ib, atStage(a0, stage), atStage(b0, stage), cur);
-    gemm->wait(ib, 1);
-    // Slot (j - 1) % S = (j + S - 1) % S.
-    Value prev = arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1));
-    Value prevStage = arith::RemUIOp::create(ib, loc, prev, cst(ib, stages));
-    Value notFirst = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::uge,
-                                           j, cst(ib, 1));
-    {
-      Value groupLeader = arith::CmpIOp::create(
-          ib, loc, arith::CmpIPredicate::eq,
-          arith::RemUIOp::create(ib, loc, tid, cst(ib, 128)), cst(ib, 0));
-      auto ifOp = scf::IfOp::create(
-          ib, loc, arith::AndIOp::create(ib, loc, notFirst, groupLeader),
-          false);
-      OpBuilder tb = ifOp.getThenBodyBuilder();
-      NVVM::MBarrierArriveOp::create(tb, loc, Type(),
-                                     barrierAt(tb, empty, prevStage), Value(),
-                                     NVVM::MemScopeKind::CTA, false);
-    }
-    {
-      Value leader = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq,
-                                           tid, cst(ib, 0));
-      auto ifOp = scf::IfOp::create(
-          ib, loc, arith::AndIOp::create(ib, loc, leader, notFirst), false);
-      OpBuilder tb = ifOp.getThenBodyBuilder();
-      Value k = arith::SubIOp::create(tb, loc, j, cst(tb, 1));
-      NVVM::MBarrierTryWaitParityOp::create(
-          tb, loc, barrierAt(tb, empty, prevStage), parityOf(tb, k), ticks);
-    }
-    issueTma(ib, prev, prevStage);
-    scf::YieldOp::create(ib, loc, cur);
-    b.setInsertionPointAfter(steady);
-    gemm->wait(b, 0);
-    gemm->storeAccumulators(b, steady.getResults());
-    return success();
+    Value ticks =
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0x989680);
+    auto waitFull = [&](OpBuilder &ib, Value j, Value stage) {
+      NVVM::MBarrierTryWaitParityOp::create(ib, loc, barrierAt(ib, full, stage),
+                                            parityOf(ib, j), ticks);
+    };
+    auto releaseAndRefill = [&](OpBuilder &ib, Value j, Value) {
+      // Slot (j - 1) % S = (j + S - 1) % S.
+      Value prev = arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1));
+      Value prevStage = arith::RemUIOp::create(ib, loc, prev, cst(ib, stages));
+      Value notFirst = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::uge,
+                                             j, cst(ib, 1));
+      {
+        Value groupLeader = arith::CmpIOp::create(
+            ib, loc, arith::CmpIPredicate::eq,
+            arith::RemUIOp::create(ib, loc, tid, cst(ib, 128)), cst(ib, 0));
+        auto ifOp = scf::IfOp::create(
+            ib, loc, arith::AndIOp::create(ib, loc, notFirst, groupLeader),
+            false);
+        OpBuilder tb = ifOp.getThenBodyBuilder();
+        NVVM::MBarrierArriveOp::create(tb, loc, Type(),
+                                       barrierAt(tb, empty, prevStage), Value(),
+                                       NVVM::MemScopeKind::CTA, false);
+      }
+      {
+        Value leader = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq,
+                                             tid, cst(ib, 0));
+        auto ifOp = scf::IfOp::create(
+            ib, loc, arith::AndIOp::create(ib, loc, leader, notFirst), false);
+        OpBuilder tb = ifOp.getThenBodyBuilder();
+        Value k = arith::SubIOp::create(tb, loc, j, cst(tb, 1));
+        NVVM::MBarrierTryWaitParityOp::create(
+            tb, loc, barrierAt(tb, empty, prevStage), parityOf(tb, k), ticks);
+      }
+      issueTma(ib, prev, prevStage);
+    };
+    return inFlightWgmmaLoop(b, gemmOp, n, waitFull, releaseAndRefill);
   }
 
   /// The steady state of a one-gemm wgmma loop (S >= 3 stages), one
@@ -1009,6 +978,29 @@ private:
   steadyWgmma(OpBuilder &b, tile::GemmOp gemmOp, Value n,
               llvm::function_ref<bool(OpBuilder &, Value, Value)> issueGroup,
               bool async) {
+    return inFlightWgmmaLoop(
+        b, gemmOp, n,
+        [&](OpBuilder &ib, Value j, Value) {
+          if (async)
+            NVVM::CpAsyncWaitGroupOp::create(ib, loc, stages - 3);
+          simt::fenceAsyncProxy(ib, loc);
+          gpu::BarrierOp::create(ib, loc);
+          Value aheadJ = arith::AddIOp::create(ib, loc, j, cst(ib, stages - 2));
+          issueGroup(ib, aheadJ,
+                     arith::RemUIOp::create(ib, loc, aheadJ, cst(ib, stages)));
+        },
+        [](OpBuilder &, Value, Value) {});
+  }
+
+  /// The loop the one-gemm wgmma schedules share: the accumulators carried
+  /// as in-flight structs, iteration j running `before` (waits for tile j,
+  /// refills), the gemm on slot j % S, wait_group 1 (j - 1's wgmmas are
+  /// done), then `after` (releases or refills j - 1's slot); wait_group 0
+  /// after the loop.
+  LogicalResult
+  inFlightWgmmaLoop(OpBuilder &b, tile::GemmOp gemmOp, Value n,
+                    llvm::function_ref<void(OpBuilder &, Value, Value)> before,
+                    llvm::function_ref<void(OpBuilder &, Value, Value)> after) {
     FailureOr<simt::WgmmaGemm> gemm = simt::WgmmaGemm::create(kernel, gemmOp);
     if (failed(gemm))
       return failure();
@@ -1021,16 +1013,11 @@ private:
     OpBuilder ib = OpBuilder::atBlockBegin(steady.getBody());
     Value j = steady.getInductionVar();
     Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
-    if (async)
-      NVVM::CpAsyncWaitGroupOp::create(ib, loc, stages - 3);
-    simt::fenceAsyncProxy(ib, loc);
-    gpu::BarrierOp::create(ib, loc);
-    Value aheadJ = arith::AddIOp::create(ib, loc, j, cst(ib, stages - 2));
-    issueGroup(ib, aheadJ,
-               arith::RemUIOp::create(ib, loc, aheadJ, cst(ib, stages)));
+    before(ib, j, stage);
     SmallVector<Value> cur(steady.getRegionIterArgs());
     gemm->issue(ib, atStage(a0, stage), atStage(b0, stage), cur);
     gemm->wait(ib, 1);
+    after(ib, j, stage);
     scf::YieldOp::create(ib, loc, cur);
     b.setInsertionPointAfter(steady);
     gemm->wait(b, 0);

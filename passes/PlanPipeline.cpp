@@ -57,33 +57,6 @@ bool isStaticShared(tile::AllocOp alloc) {
          type.hasStaticShape();
 }
 
-/// The scratch tile-lower-simt adds for cross-warp reductions, estimated as
-/// planPipelines does (PipelineLoops.cpp, reductionScratchBytes): per
-/// element type, threads x output registers elements, as if every reduction
-/// crossed warps.
-int64_t reductionScratch(tile::KernelOp kernel) {
-  std::optional<int64_t> threads = simt::kernelThreads(kernel);
-  if (!threads)
-    return 0;
-  llvm::DenseMap<Type, int64_t> largest;
-  kernel.walk([&](tile::ReduceOp reduce) {
-    auto dst = reduce.getDst().getDefiningOp<tile::AllocOp>();
-    auto layout = dst ? dyn_cast_or_null<DictionaryAttr>(dst.getLayoutAttr())
-                      : DictionaryAttr();
-    auto registers = layout ? layout.getAs<ArrayAttr>("register") : ArrayAttr();
-    if (!registers)
-      return;
-    Type element = cast<MemRefType>(dst.getType()).getElementType();
-    int64_t bytes = *threads * (int64_t(1) << registers.size()) *
-                    element.getIntOrFloatBitWidth() / 8;
-    largest[element] = std::max(largest[element], bytes);
-  });
-  int64_t total = 0;
-  for (auto &[type, bytes] : largest)
-    total += bytes;
-  return total;
-}
-
 /// Warnings raised while planning, held back until it is known whether the
 /// loop keeps a pipeline after all; errors go through.
 struct HeldWarnings {
@@ -170,7 +143,7 @@ FailureOr<bool> degrade(tile::PipelinedOp loop, int64_t maxShared) {
   }
   // Every shared buffer once (the rings' extra stages apart), and the
   // reductions' scratch.
-  int64_t base = reductionScratch(kernel);
+  int64_t base = gemm::reductionScratchBytes(kernel);
   kernel.walk([&](tile::AllocOp alloc) {
     if (!isStaticShared(alloc))
       return;
@@ -214,8 +187,8 @@ FailureOr<bool> degrade(tile::PipelinedOp loop, int64_t maxShared) {
   // their buffer (a written order must already put them there).
   auto droppedCopy = [&](Operation *op) {
     auto copy = dyn_cast<tile::CopyOp>(op);
-    auto dst = copy ? copy.getDst().getDefiningOp<tile::AllocOp>()
-                    : tile::AllocOp();
+    auto dst =
+        copy ? copy.getDst().getDefiningOp<tile::AllocOp>() : tile::AllocOp();
     return dst && llvm::is_contained(dropped, dst);
   };
   SmallVector<Operation *> staged;
@@ -242,12 +215,12 @@ FailureOr<bool> degrade(tile::PipelinedOp loop, int64_t maxShared) {
       continue;
     Value dst = cast<tile::CopyOp>(copy).getDst();
     for (Operation *op : staged) {
-      bool reads = op != copy && op->walk([&](Operation *inner) {
-                                     return llvm::is_contained(
-                                                inner->getOperands(), dst)
-                                                ? WalkResult::interrupt()
-                                                : WalkResult::advance();
-                                   }).wasInterrupted();
+      bool reads =
+          op != copy && op->walk([&](Operation *inner) {
+                            return llvm::is_contained(inner->getOperands(), dst)
+                                       ? WalkResult::interrupt()
+                                       : WalkResult::advance();
+                          }).wasInterrupted();
       if (reads && orderOf(op) < orderOf(copy)) {
         strip(loop, before, rings);
         return false;
@@ -255,8 +228,8 @@ FailureOr<bool> degrade(tile::PipelinedOp loop, int64_t maxShared) {
     }
   }
   for (Operation *op : staged) {
-    bool producer =
-        op->getAttrOfType<IntegerAttr>(kStage).getInt() == 0 && !droppedCopy(op);
+    bool producer = op->getAttrOfType<IntegerAttr>(kStage).getInt() == 0 &&
+                    !droppedCopy(op);
     op->setAttr(kStage, b.getI64IntegerAttr(producer ? 0 : fits - 1));
   }
   for (tile::AllocOp alloc : kept)

@@ -74,17 +74,17 @@ bool recomputable(Value value, tile::KernelOp kernel) {
 }
 
 /// How many blocks of `kernel` one multiprocessor holds without warp
-/// roles, estimated from its shared buffers (rings at their stage count)
-/// and its fragments (registers per thread, plus 32 for addresses and
-/// loop state). Roles pay off where this is 1: a block then has the
-/// multiprocessor to itself either way, and the added warpgroup costs no
-/// occupancy. Where several blocks fit, they already overlap one block's
+/// roles, estimated from its shared buffers (rings at their stage count,
+/// the reductions' scratch) and its fragments (registers per thread, plus 32
+/// for addresses and loop state). Roles pay off where this is 1: a block then
+/// has the multiprocessor to itself either way, and the added warpgroup costs
+/// no occupancy. Where several blocks fit, they already overlap one block's
 /// loads with another's math, and a producer warpgroup (whose threads
 /// count against the register file at the kernel's entry allocation)
 /// would leave room for one.
 int64_t blocksWithoutRoles(tile::KernelOp kernel, int64_t threads,
                            const TargetInfo &target) {
-  int64_t shared = 0, registers = 32;
+  int64_t shared = gemm::reductionScratchBytes(kernel), registers = 32;
   kernel.walk([&](tile::AllocOp alloc) {
     auto type = cast<MemRefType>(alloc.getType());
     if (!type.hasStaticShape())
