@@ -43,5 +43,9 @@ def bind(self, values):
 
 
 sxs.TilecFunction.bind = bind
+# The 8-bit floats (examples/gemm_fp8.tile), as tilec's metadata and
+# TileLang spell them.
+sxs.DT.update({"float8_e4m3": torch.float8_e4m3fn, "float8_e4m3fn": torch.float8_e4m3fn,
+               "float8_e5m2": torch.float8_e5m2})
 if __name__ == "__main__":
     sxs.main()

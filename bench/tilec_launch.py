@@ -26,7 +26,8 @@ def _check(status, what):
 
 # CUtensorMapDataType, CUtensorMapSwizzle, CUtensorMapL2promotion (cuda.h).
 _TMA_DTYPE = {torch.float16: 6, torch.float32: 7, torch.float64: 8,
-              torch.bfloat16: 9, torch.int32: 3, torch.int64: 5, torch.uint8: 0}
+              torch.bfloat16: 9, torch.int32: 3, torch.int64: 5, torch.uint8: 0,
+              torch.int8: 0, torch.float8_e4m3fn: 0, torch.float8_e5m2: 0}
 _TMA_SWIZZLE = {"none": 0, "32b": 1, "64b": 2, "128b": 3}
 _TMA_L2 = {"none": 0, "64b": 1, "128b": 2, "256b": 3}
 

@@ -161,6 +161,12 @@ private:
                          gemm::isMmaSyncOperandType(in) &&
                          gemm::isMmaSyncOperandType(bType.getElementType()) &&
                          (in.isF32() == bType.getElementType().isF32());
+    // wgmma: the 8-bit floats too (wgmmaFits chose it for them).
+    warpSyncTypes |= kind == MMAKind::Warpgroup &&
+                     aType.getElementTypeBitWidth() == 8 &&
+                     gemm::isMmaSyncOperandType(in) &&
+                     gemm::isMmaSyncOperandType(bType.getElementType()) &&
+                     bType.getElementTypeBitWidth() == 8;
     if (!cType.getElementType().isF32() ||
         (!warpSyncTypes &&
          (in != bType.getElementType() || !(in.isF16() || in.isBF16()))))

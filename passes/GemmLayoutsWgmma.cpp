@@ -7,15 +7,17 @@
 //  1. the warpgroup split: computeWarpPartition with MmaKind::Wgmma (warps
 //     along M in fours), each warpgroup owning an mWG x nWG tile, mWG a
 //     multiple of 64 (m64 instructions stacked along M);
-//  2. the instruction: m64 nN k16 from the TargetInfo table with
-//     N = min(nWG, 256) (a power of two: the accumulator layout is linear);
+//  2. the instruction: m64 nN kK from the TargetInfo table with
+//     N = min(nWG, 256) (a power of two: the accumulator layout is linear)
+//     and K = 32 bytes of the operand type (k16 for f16 / bf16, k32 for the
+//     8-bit floats, which wgmma reads K-major only);
 //  3. the accumulator: the wgmma D fragment tiled over the block
 //     (wgmmaTiledAccumulatorLayout), so epilogues follow it like any other;
 //  4. each shared operand: the canonical layout wgmma's descriptors read
 //     and TMA's swizzled boxes write (SharedLayout::swizzledAtoms): the
 //     widest swizzle of 128, 64 or 32 bytes that divides the row and on
 //     whose atoms every instruction's window starts (along K a window is
-//     16 elements inside an atom; along M or N it is whole atoms, so the
+//     32 bytes inside an atom; along M or N it is whole atoms, so the
 //     descriptor's leading offset steps from atom to atom), recorded as
 //     `#tile.swizzle<mode, xor = [...], atom = W>`.
 // The lowering (LowerGemmWgmma.cpp) builds descriptors from exactly these
@@ -24,6 +26,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmLayouts.h"
+#include "MmaSyncTypes.h"
 
 #include "tilec/Layout/MmaLayouts.h"
 
@@ -43,9 +46,17 @@ struct WgmmaShape {
   const MMAInstruction *instr = nullptr;
 };
 
+/// The table's name for a wgmma operand type: f16, bf16 (k16) and the OCP
+/// 8-bit floats e4m3 / e5m2 in any pairing (k32).
+std::optional<MMAElementType> wgmmaElementType(Type type) {
+  if (type.isF32())
+    return std::nullopt; // tf32 wgmma: not taken here yet
+  return gemm::mmaSyncElementType(type);
+}
+
 llvm::Expected<WgmmaShape> wgmmaShape(const TargetInfo &target,
                                       GemmWarpPolicy policy, int64_t m,
-                                      int64_t n, int64_t k, Type in,
+                                      int64_t n, int64_t k, Type inA, Type inB,
                                       int64_t threads) {
   auto fail = [](const Twine &why) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
@@ -54,10 +65,19 @@ llvm::Expected<WgmmaShape> wgmmaShape(const TargetInfo &target,
     return fail("wgmma needs whole warpgroups of 128 threads, the kernel "
                 "has " +
                 Twine(threads));
-  if (!in.isF16() && !in.isBF16())
-    return fail("wgmma here takes float16 or bfloat16 operands");
-  if (k % 16)
-    return fail("wgmma needs K a multiple of 16, got " + Twine(k));
+  std::optional<MMAElementType> typeA = wgmmaElementType(inA),
+                                typeB = wgmmaElementType(inB);
+  bool eightBit = inA.getIntOrFloatBitWidth() == 8;
+  if (!typeA || !typeB || (!eightBit && inA != inB) ||
+      eightBit != (inB.getIntOrFloatBitWidth() == 8))
+    return fail("wgmma here takes float16 or bfloat16 operands of one type, "
+                "or float8 (e4m3 / e5m2) ones");
+  // One instruction reads 32 bytes of K per row: k16 for 16-bit types,
+  // k32 for 8-bit ones.
+  int64_t kStep = eightBit ? 32 : 16;
+  if (k % kStep)
+    return fail("wgmma needs K a multiple of " + Twine(kStep) + ", got " +
+                Twine(k));
   llvm::Expected<WarpPartition> warps =
       computeWarpPartition(policy, m, n, threads / 32, MmaKind::Wgmma);
   if (!warps)
@@ -77,17 +97,16 @@ llvm::Expected<WgmmaShape> wgmmaShape(const TargetInfo &target,
       shape.nWG % shape.instrN)
     return fail("each warpgroup's " + Twine(shape.nWG) +
                 " columns are not whole instructions of a power-of-two N");
-  MMAElementType type = in.isF16() ? MMAElementType::F16 : MMAElementType::BF16;
   for (const MMAInstruction &instr : target.mmaInstructions())
-    if (instr.kind == MMAKind::Warpgroup && instr.a == type &&
-        instr.b == type && instr.acc == MMAElementType::F32 && instr.m == 64 &&
-        instr.k == 16 && instr.nStep && shape.instrN % instr.nStep == 0 &&
-        shape.instrN <= instr.n) {
+    if (instr.kind == MMAKind::Warpgroup && instr.a == *typeA &&
+        instr.b == *typeB && instr.acc == MMAElementType::F32 &&
+        instr.m == 64 && instr.k == kStep && instr.nStep &&
+        shape.instrN % instr.nStep == 0 && shape.instrN <= instr.n) {
       shape.instr = &instr;
       return shape;
     }
-  return fail(target.chip() + " has no m64n" + Twine(shape.instrN) +
-              "k16 wgmma for these types");
+  return fail(target.chip() + " has no m64n" + Twine(shape.instrN) + "k" +
+              Twine(kStep) + " wgmma for these types");
 }
 
 /// The canonical layout of a rows x cols operand buffer; `kMajor`: its
@@ -112,7 +131,8 @@ llvm::Expected<tile::SwizzleAttr> canonicalSwizzle(MLIRContext *ctx,
     if (cols * elemBytes % modeBytes)
       continue;
     int64_t width = modeBytes / elemBytes;
-    if (kMajor ? width % 16 : mnStep % width)
+    // Along K an instruction's window is 32 bytes inside an atom.
+    if (kMajor ? modeBytes % 32 : mnStep % width)
       continue;
     return tile::SwizzleAttr::get(ctx, tile::SwizzleMode(bits), bits,
                                   llvm::Log2_64(16 / elemBytes),
@@ -186,11 +206,19 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
     auto aType = cast<MemRefType>(a.getType());
     auto bType = cast<MemRefType>(b.getType());
     auto cType = cast<MemRefType>(c.getType());
-    Type in = aType.getElementType();
+    Type in = aType.getElementType(), inB = bType.getElementType();
     if (aType.getRank() != 2 || bType.getRank() != 2 || cType.getRank() != 2 ||
-        in != bType.getElementType() || !cType.getElementType().isF32()) {
-      why = "a T.gemm's operands are not 2-D tiles of one input type with "
-            "a float32 accumulator";
+        !cType.getElementType().isF32()) {
+      why = "a T.gemm's operands are not 2-D tiles with a float32 "
+            "accumulator";
+      return WalkResult::interrupt();
+    }
+    // 8-bit wgmma reads both operands K-major from shared memory (the
+    // instruction has no transpose for them).
+    if (aType.getElementTypeBitWidth() == 8 &&
+        (aInRegisters || gemm.getTransposeA() || !gemm.getTransposeB())) {
+      why = "float8 wgmma reads A and B K-major from shared memory (A "
+            "M x K, B N x K with transpose_B)";
       return WalkResult::interrupt();
     }
     if ((!aInRegisters && !wgmmaOperandUses(a)) || !wgmmaOperandUses(b)) {
@@ -200,8 +228,8 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
     }
     int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
     int64_t k = aType.getDimSize(gemm.getTransposeA() ? 0 : 1);
-    llvm::Expected<WgmmaShape> shape =
-        wgmmaShape(target, toPolicy(gemm.getPolicy()), m, n, k, in, threads);
+    llvm::Expected<WgmmaShape> shape = wgmmaShape(
+        target, toPolicy(gemm.getPolicy()), m, n, k, in, inB, threads);
     if (!shape) {
       why = text(shape.takeError());
       return WalkResult::interrupt();
@@ -239,15 +267,17 @@ FailureOr<gemm::AccumulatorPlan>
 gemm::planWgmma(tile::GemmOp gemm, const TargetInfo &target, int64_t m,
                 int64_t n, int64_t k, Type in, int64_t threads,
                 bool aInRegisters) {
+  Type inB = cast<MemRefType>(gemm.getB().getType()).getElementType();
   llvm::Expected<WgmmaShape> shape =
-      wgmmaShape(target, toPolicy(gemm.getPolicy()), m, n, k, in, threads);
+      wgmmaShape(target, toPolicy(gemm.getPolicy()), m, n, k, in, inB, threads);
   if (!shape)
     return gemm.emitError()
            << "T.gemm on the wgmma path: " << text(shape.takeError());
   gemm->setAttr(tile::MmaAttr::getAttrName(),
                 tile::MmaAttr::get(gemm.getContext(), tile::MmaKind::wgmma,
-                                   shape->instr->opName, 64, shape->instrN, 16,
-                                   shape->warps.warpsM, shape->warps.warpsN,
+                                   shape->instr->opName, 64, shape->instrN,
+                                   shape->instr->k, shape->warps.warpsM,
+                                   shape->warps.warpsN,
                                    aInRegisters ? tile::OperandSource::registers
                                                 : tile::OperandSource::shared,
                                    tile::OperandSource::shared, /*kPack=*/1));

@@ -207,6 +207,8 @@ private:
   mlir::Location loc;
   const Fragment *acc = nullptr;
   int64_t groupsM = 1, groupsN = 1, mWG = 0, nWG = 0, instrN = 0, kDim = 0;
+  /// K of one instruction: 16 (f16 / bf16) or 32 (8-bit floats).
+  int64_t kStep = 16;
   int64_t mBlocks = 0, nBlocks = 0;
   WgmmaOperand descA, descB;
   /// regOf[(mb * nBlocks + nb) * instrN / 2 + i]: the fragment register

@@ -3,18 +3,20 @@
 // Applies the wgmma decisions of GemmLayoutsWgmma.cpp inside an outlined
 // kernel. Warpgroup g (threads 128g .. 128g + 127) owns the mWG x nWG tile
 // at (g % groupsM, g / groupsM) of the accumulator; it issues, per k-step
-// of 16, one `wgmma.mma_async.m64nNk16` per (m64 block, N block) of its
-// tile, reading both operands from shared memory through descriptors:
+// of K = 16 (f16 / bf16) or 32 (e4m3 / e5m2), one `wgmma.mma_async.m64nNkK`
+// per (m64 block, N block) of its tile, reading both operands from shared
+// memory through descriptors:
 //
 //   desc = (addr >> 4) | (LBO >> 4) << 16 | (SBO >> 4) << 32 | mode << 62
 //
 // for the buffer's canonical layout (`#tile.swizzle<mode, ..., atom = W>`:
 // W columns per atom, every atom rows x W, 8 rows of an atom = one swizzle
 // period): along K the window of a k-step is 16 columns inside an atom
-// (its start address moves by 32 bytes per step; the hardware applies the
-// swizzle to address bits, which is why buffers are aligned to the period);
-// along M or N the instruction spans atoms at LBO = rows * W * elemBytes
-// (MN-major) and groups of 8 rows at SBO = 8 * W * elemBytes.
+// (its start address moves by 32 bytes per step, whatever the type; the
+// hardware applies the swizzle to address bits, which is why buffers are
+// aligned to the period); along M or N the instruction spans atoms at LBO =
+// rows * W * elemBytes (MN-major) and groups of 8 rows at SBO = 8 * W *
+// elemBytes.
 //
 // The accumulator registers: the layout recorded on C is checked, thread
 // by thread, to hold in register regOf[instr][i] what wgmma's D fragment
@@ -75,6 +77,18 @@ FailureOr<WgmmaOperand> describe(tile::GemmOp op, Value buffer, bool kMajor) {
   return d;
 }
 
+/// wgmma's name for an operand type wgmmaFits accepted.
+NVVM::WGMMATypes wgmmaType(Type type) {
+  if (type.isF16())
+    return NVVM::WGMMATypes::f16;
+  if (type.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (isa<Float8E4M3FNType>(type))
+    return NVVM::WGMMATypes::e4m3;
+  assert(isa<Float8E5M2Type>(type) && "not a wgmma operand type");
+  return NVVM::WGMMATypes::e5m2;
+}
+
 } // namespace
 
 FailureOr<WgmmaGemm> WgmmaGemm::create(KernelLowering &kernel,
@@ -91,6 +105,7 @@ FailureOr<WgmmaGemm> WgmmaGemm::create(KernelLowering &kernel,
   g.groupsM = mma.getWarpsM() / 4;
   g.groupsN = mma.getWarpsN();
   g.instrN = mma.getN();
+  g.kStep = mma.getK();
   if (mma.getWarpsM() % 4 || m % g.groupsM || n % g.groupsN ||
       kernel.getThreads() != 128 * g.groupsM * g.groupsN)
     return op.emitError() << "T.gemm on the wgmma path: the warp split "
@@ -99,9 +114,11 @@ FailureOr<WgmmaGemm> WgmmaGemm::create(KernelLowering &kernel,
                           << kernel.getThreads() << "-thread kernel";
   g.mWG = m / g.groupsM;
   g.nWG = n / g.groupsN;
-  if (g.mWG % 64 || g.nWG % g.instrN || g.kDim % 16)
+  if (g.mWG % 64 || g.nWG % g.instrN || g.kDim % g.kStep ||
+      (g.kStep != 16 && mma.getA() == tile::OperandSource::registers))
     return op.emitError("T.gemm on the wgmma path: the tile is not whole "
-                        "m64nNk16 instructions per warpgroup");
+                        "m64nNk")
+           << g.kStep << " instructions per warpgroup";
   g.mBlocks = g.mWG / 64;
   g.nBlocks = g.nWG / g.instrN;
   FailureOr<WgmmaOperand> b = describe(op, op.getB(), op.getTransposeB());
@@ -291,7 +308,9 @@ void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
         b, loc, base, arith::ConstantIntOp::create(b, loc, i64, bytes >> 4));
   };
   Type in = cast<MemRefType>(op.getA().getType()).getElementType();
-  auto type = in.isF16() ? NVVM::WGMMATypes::f16 : NVVM::WGMMATypes::bf16;
+  NVVM::WGMMATypes typeA = wgmmaType(in);
+  NVVM::WGMMATypes typeB =
+      wgmmaType(cast<MemRefType>(op.getB().getType()).getElementType());
   auto layoutA = descA.kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
   auto layoutB = descB.kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
   Type st = structType(ctx);
@@ -318,11 +337,11 @@ void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
       for (int64_t mb = 0; mb < mBlocks; ++mb)
         aWords.push_back(registerA(mb, k0 / 16));
   NVVM::WgmmaFenceAlignedOp::create(b, loc);
-  for (int64_t k0 = 0; k0 < kDim; k0 += 16)
+  for (int64_t k0 = 0; k0 < kDim; k0 += kStep)
     for (int64_t mb = 0; mb < mBlocks; ++mb) {
       ArrayRef<Value> words;
       if (fragA)
-        words = aWords[(k0 / 16) * mBlocks + mb];
+        words = aWords[(k0 / kStep) * mBlocks + mb];
       for (int64_t nb = 0; nb < nBlocks; ++nb) {
         Value db = at(baseB, descB.offset(nb * instrN, k0));
         Value &d = accs[mb * nBlocks + nb];
@@ -333,8 +352,8 @@ void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
         Value da = at(baseA, descA.offset(mb * 64, k0));
         d = NVVM::WgmmaMmaAsyncOp::create(
             b, loc, st, d, da, db,
-            NVVM::MMAShapeAttr::get(ctx, 64, int(instrN), 16), type, type,
-            NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
+            NVVM::MMAShapeAttr::get(ctx, 64, int(instrN), int(kStep)), typeA,
+            typeB, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
             NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
             /*satfinite=*/nullptr);
       }

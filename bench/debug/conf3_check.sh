@@ -29,6 +29,13 @@ build tf32_nn -D trans_B=False                       # ldmatrix A, element-load 
 build tf32_nt_w8 -D threads=256 -D block_M=128        # 8 warps, 128x64 tiles
 build tf32_areg -D a_in_registers=True -D trans_B=False # A from a fragment
 build e4m3_nt -D a_dtype=float8_e4m3 -D b_dtype=float8_e4m3 -D block_K=64
+# fp8 on wgmma (m64nNk32): TMA-fed and in flight across iterations, and
+# warp-specialized (one 128 KiB block per SM) with partial tiles along N.
+build e4m3_tma -D a_dtype=float8_e4m3 -D b_dtype=float8_e4m3 -D block_K=128 -D num_stages=3
+build e4m3_ws -D a_dtype=float8_e4m3 -D b_dtype=float8_e5m2 -D block_M=128 -D block_N=128 \
+  -D block_K=128 -D num_stages=4
+# fp8 mma.sync with ldmatrix (64 threads: not a warpgroup, so no wgmma).
+build e4m3_w64 -D a_dtype=float8_e4m3 -D b_dtype=float8_e4m3 -D block_K=64 -D threads=64
 build e4m3_e5m2 -D a_dtype=float8_e4m3 -D b_dtype=float8_e5m2 -D block_K=64
 build e5m2_tn -D a_dtype=float8_e5m2 -D b_dtype=float8_e5m2 -D block_K=64 \
   -D trans_A=True -D trans_B=False

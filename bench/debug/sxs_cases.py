@@ -1,11 +1,15 @@
 # The project's cases for the side-by-side run against TileLang
 # (../shared/sxs/prepare.py --extra bench/debug/sxs_cases.py): the odd and
 # small instances of the memory-bound examples, the guarded 2-D elementwise
-# kernel, and T.cumsum / T.cummax, each on the same source for both systems.
+# kernel, T.cumsum / T.cummax, and the fp8 GEMM (examples/gemm_fp8.tile,
+# against cuBLAS's fp8 GEMM through torch._scaled_mm), each on the same
+# source for both systems.
 # Sources "ho:" are in this folder; their references and library baselines
 # are in sxs_refs.py beside this file (copied next to sxs.py as
-# refs_extra.py). Every case is in group `membound`.
+# refs_extra.py). The fp8 inputs need bench/sxs_tma.py (it knows the fp8
+# dtypes).
 MB = dict(group="membound", unit="GB/s")
+FP8 = dict(group="gemm", unit="TFLOP/s", work="2*A[0]*A[1]*B[0]", tol=1e-2)
 CASES = [
     # Instances the tile does not divide.
     ("vector_add_1000003", "ex:vector_add.tile", "vector_add", {"N": 1000003}, ["C"],
@@ -41,4 +45,13 @@ CASES = [
     ("scan_odd_cols_rev_max", "ho:rel_scan.tile", "scan",
      {"M": 1001, "N": 1003, "block_M": 100, "block_N": 40, "dim": 0, "op": "max", "reverse": True},
      ["B"], dict(MB, work="2*A[0]*A[1]*4", ref="tile_scan", tol=1e-5)),
+    # fp8 e4m3 GEMM, bf16 out: TileLang's example configuration (128x128,
+    # 128 threads) at 4096^3 and 8192^3, and 128x256 with 256 threads.
+    ("gemm_fp8_4096", "ex:gemm_fp8.tile", "matmul_fp8",
+     {"M": 4096, "N": 4096, "K": 4096, "in_dtype": "float8_e4m3fn"}, ["C"], dict(FP8)),
+    ("gemm_fp8_8192", "ex:gemm_fp8.tile", "matmul_fp8", {"in_dtype": "float8_e4m3fn"}, ["C"],
+     dict(FP8)),
+    ("gemm_fp8_8192_256", "ex:gemm_fp8.tile", "matmul_fp8",
+     {"in_dtype": "float8_e4m3fn", "block_N": 256, "threads": 256, "num_stages": 3}, ["C"],
+     dict(FP8)),
 ]

@@ -28,6 +28,7 @@ REFS = {
     "guarded_add": lambda t, p: {"C": t["A"].double() + t["B"].double()},
     "cumsum": lambda t, p: {"Z": t["X"].double().flip(dims=[1]).cumsum(1).flip(dims=[1])},
     "tile_scan": lambda t, p: {"B": tile_scan(t["A"], p)},
+    "gemm_fp8": lambda t, p: {"C": t["A"].double() @ t["B"].double().T},
 }
 
 
@@ -36,7 +37,16 @@ def _scan_baseline(t, p):
     return "torch eager", (lambda: a.cumsum(dim)) if op == "sum" else (lambda: a.cummax(dim))
 
 
+def _fp8_baseline(t, p):
+    """cuBLAS's fp8 GEMM (B given N x K, i.e. column-major K x N)."""
+    a, b, c = t["A"], t["B"], t["C"]
+    one = torch.ones((), device=a.device, dtype=torch.float32)
+    return "cuBLAS fp8", lambda: torch._scaled_mm(a, b.t(), scale_a=one, scale_b=one,
+                                                  out_dtype=c.dtype)
+
+
 BASELINES = {
+    "gemm_fp8": _fp8_baseline,
     "guarded_add": lambda t, p: ("torch eager", lambda a=t["A"], b=t["B"], c=t["C"]: torch.add(a, b, out=c)),
     "cumsum": lambda t, p: ("torch eager", lambda x=t["X"]: x.flip(dims=[1]).cumsum(1)),
     "tile_scan": _scan_baseline,
