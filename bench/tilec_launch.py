@@ -108,6 +108,12 @@ class Module:
                        "cuFuncSetAttribute")
             pointers, keep = kernel_arg_values(kernel, args)
             grid = [int(g) for g in kernel["grid"]]
+            if kernel.get("persistent_blocks_per_sm"):  # walks its grid itself
+                sms = ctypes.c_int()
+                _check(_cuda.cuDeviceGetAttribute(ctypes.byref(sms), 16, 0),
+                       "cuDeviceGetAttribute")
+                grid = [min(grid[0] * grid[1] * grid[2],
+                            sms.value * kernel["persistent_blocks_per_sm"]), 1, 1]
             block = kernel["block"]
             _check(_cuda.cuLaunchKernel(handle, *grid, *block, shared, None, pointers, None),
                    "cuLaunchKernel")

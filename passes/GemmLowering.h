@@ -146,6 +146,13 @@ mlir::LogicalResult emitGemm(KernelLowering &kernel, mlir::OpBuilder &b,
 /// `tile.align` on their allocs for tile-plan-shared.
 inline constexpr int64_t kWgmmaOperandAlignment = 1024;
 
+/// tile-plan-warp-specialize's decision that a warp-specialized kernel
+/// runs persistently (a unit attribute on the tile.kernel, then on its
+/// gpu.func): tile-outline-kernels wraps the body in a loop over the
+/// block indices, the launch header starts one block per multiprocessor,
+/// and the rings' phases run on across the tiles a block computes.
+inline constexpr llvm::StringLiteral kPersistentAttr = "tile.persistent";
+
 /// How a wgmma operand buffer is addressed by its descriptors
 /// (LowerGemmWgmma.cpp): a rows x cols tile in atoms of `width` columns.
 struct WgmmaOperand {

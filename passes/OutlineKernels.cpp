@@ -16,14 +16,31 @@
 // Kernels see every func argument, so the launch ABI is the prim_func's
 // parameter list whatever each kernel uses.
 //
+// A persistent kernel (kPersistentAttr, tile-plan-warp-specialize's
+// decision; its grid is static) becomes a loop over the blocks of its
+// grid, started at the launched block's linear index and stepping by the
+// launched grid's size, with the block indices computed from the loop's:
+//
+//   for v in [bid.x + gdim.x * (bid.y + gdim.y * bid.z), gx * gy * gz)
+//       step gdim.x * gdim.y * gdim.z:
+//     bx, by, bz = v % gx, (v / gx) % gy, v / (gx * gy)
+//     <body>; barrier
+//
+// so any launch grid computes every tile once: the header launches
+// min(tiles, multiprocessors) blocks, a launcher that knows nothing of it
+// the whole grid (one tile per block). The barrier ends a tile before the
+// next one reuses its shared buffers.
+//
 //===----------------------------------------------------------------------===//
 
+#include "GemmLowering.h"
 #include "SIMTLayout.h"
 
 #include "tilec/Dialect/TileOps.h"
 #include "tilec/Passes/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -368,7 +385,9 @@ private:
         break;
       grid.push_back(int32_t(value.getSExtValue()));
     }
-    if (grid.size() == kernel.getGrid().size()) {
+    // (A persistent kernel's launched grid is not its grid.)
+    if (grid.size() == kernel.getGrid().size() &&
+        !kernel->hasAttr(simt::kPersistentAttr)) {
       grid.resize(3, 1);
       kernelFunc.setKnownGridSizeAttr(b.getDenseI32ArrayAttr(grid));
     }
@@ -394,16 +413,89 @@ private:
     for (Value value : above)
       if (failed(recompute(b, value)))
         return failure();
+    Indices virtualIds;
+    if (kernel->hasAttr(simt::kPersistentAttr)) {
+      FailureOr<Indices> ids = persistentLoop(b, kernel);
+      if (failed(ids))
+        return failure();
+      virtualIds = *ids;
+    }
     for (Operation &op : kernel.getBody()->without_terminator())
       b.clone(op, mapping);
+    if (virtualIds.loop) {
+      tile::BarrierOp::create(b, loc);
+      b.setInsertionPointAfter(virtualIds.loop);
+    }
     gpu::ReturnOp::create(b, loc);
     if (failed(lowerThreadIds(kernelFunc)) ||
-        failed(lowerSwizzles(kernelFunc, kernel.getGrid().size())))
+        failed(lowerSwizzles(kernelFunc, kernel.getGrid().size(), virtualIds)))
       return failure();
 
     replaceWithLaunch(kernel, kernelFunc);
     LLVM_DEBUG(llvm::dbgs() << "outlined " << name << "\n");
     return kernelFunc;
+  }
+
+  /// The block indices of a persistent kernel: the loop over its grid's
+  /// blocks, and x, y (each null where the grid has no such dimension)
+  /// with the grid's static extents.
+  struct Indices {
+    scf::ForOp loop;
+    Value bx, by;
+    int64_t gx = 1, gy = 1;
+  };
+
+  /// Opens the persistent loop at `b` (which is left inside it) and maps
+  /// the kernel's block indices to the loop's.
+  FailureOr<Indices> persistentLoop(OpBuilder &b, tile::KernelOp kernel) {
+    Location loc = kernel.getLoc();
+    SmallVector<int64_t, 3> extents;
+    for (Value extent : kernel.getGrid()) {
+      APInt value;
+      if (!matchPattern(extent, m_ConstantInt(&value)))
+        return kernel.emitError("internal: a persistent kernel with a "
+                                "dynamic grid");
+      extents.push_back(value.getSExtValue());
+    }
+    auto cst = [&](int64_t v) -> Value {
+      return arith::ConstantIndexOp::create(b, loc, v);
+    };
+    static const gpu::Dimension dims[] = {gpu::Dimension::x, gpu::Dimension::y,
+                                          gpu::Dimension::z};
+    // The launched block's linear index and the launched grid's size.
+    Value first = gpu::BlockIdOp::create(b, loc, dims[2]);
+    Value launched = gpu::GridDimOp::create(b, loc, dims[2]);
+    for (int d = 1; d >= 0; --d) {
+      Value dim = gpu::GridDimOp::create(b, loc, dims[d]);
+      first = arith::AddIOp::create(b, loc,
+                                    arith::MulIOp::create(b, loc, first, dim),
+                                    gpu::BlockIdOp::create(b, loc, dims[d]));
+      launched = arith::MulIOp::create(b, loc, launched, dim);
+    }
+    int64_t total = 1;
+    for (int64_t e : extents)
+      total *= e;
+    Indices ids;
+    ids.loop = scf::ForOp::create(b, loc, first, cst(total), launched);
+    ids.loop->setAttr(simt::kPersistentAttr, b.getUnitAttr());
+    b.setInsertionPoint(ids.loop.getBody()->getTerminator());
+    Value v = ids.loop.getInductionVar();
+    int64_t below = 1;
+    for (auto [d, index] : llvm::enumerate(kernel.getBlockIndices())) {
+      Value id =
+          d > 0 ? Value(arith::DivUIOp::create(b, loc, v, cst(below))) : v;
+      if (d + 1 < extents.size())
+        id = arith::RemUIOp::create(b, loc, id, cst(extents[d]));
+      below *= extents[d];
+      mapping.map(index, id);
+      if (d == 0)
+        ids.bx = id;
+      if (d == 1)
+        ids.by = id;
+    }
+    ids.gx = extents.size() > 0 ? extents[0] : 1;
+    ids.gy = extents.size() > 1 ? extents[1] : 1;
+    return ids;
   }
 
   static LogicalResult lowerThreadIds(gpu::GPUFuncOp kernelFunc) {
@@ -428,40 +520,50 @@ private:
   /// column by column, so consecutive blocks stay within `panel` rows of
   /// the output (and share the same B tiles in L2); `col` does the same
   /// with panels of `panel` columns, numbered row by row.
-  static LogicalResult lowerSwizzles(gpu::GPUFuncOp kernelFunc,
-                                     size_t gridRank) {
+  static LogicalResult lowerSwizzles(gpu::GPUFuncOp kernelFunc, size_t gridRank,
+                                     const Indices &virt) {
     SmallVector<tile::UseSwizzleOp> ops;
     kernelFunc.walk([&](tile::UseSwizzleOp op) { ops.push_back(op); });
-    Value bx, by;
-    kernelFunc.walk([&](gpu::BlockIdOp id) {
-      if (id.getDimension() == gpu::Dimension::x && !bx)
-        bx = id;
-      if (id.getDimension() == gpu::Dimension::y && !by)
-        by = id;
-    });
+    Value bx = virt.bx, by = virt.by;
+    if (!virt.loop)
+      kernelFunc.walk([&](gpu::BlockIdOp id) {
+        if (id.getDimension() == gpu::Dimension::x && !bx)
+          bx = id;
+        if (id.getDimension() == gpu::Dimension::y && !by)
+          by = id;
+      });
     for (tile::UseSwizzleOp op : ops) {
       if (!op.getEnable() || gridRank < 2 || !bx || !by) {
         op.erase();
         continue;
       }
-      if (op->getBlock() != &kernelFunc.getBody().front())
+      scf::ForOp loop = virt.loop;
+      Block *top = loop ? loop.getBody() : &kernelFunc.getBody().front();
+      if (op->getBlock() != top)
         return op.emitError("T.use_swizzle must be at the top level of the "
                             "kernel");
       // The remap is kernel-wide, as in TileLang (the pattern is an attribute
       // of the kernel): every use of the block indices, also one before the
       // op (such as `bh = by % H` computed first), must see the remapped
       // pair, or the blocks cover the grid twice in places and miss the rest.
-      Block &entry = kernelFunc.getBody().front();
-      bx.getDefiningOp()->moveBefore(&entry, entry.begin());
-      by.getDefiningOp()->moveAfter(bx.getDefiningOp());
-      OpBuilder b = OpBuilder::atBlockBegin(&entry);
+      // (A persistent kernel's indices are the loop's, defined at its top.)
+      OpBuilder b(op);
+      if (!virt.loop) {
+        Block &entry = kernelFunc.getBody().front();
+        bx.getDefiningOp()->moveBefore(&entry, entry.begin());
+        by.getDefiningOp()->moveAfter(bx.getDefiningOp());
+      }
       b.setInsertionPointAfter(by.getDefiningOp());
       Location loc = op.getLoc();
       auto cst = [&](int64_t v) {
         return arith::ConstantIndexOp::create(b, loc, v).getResult();
       };
-      Value gx = gpu::GridDimOp::create(b, loc, gpu::Dimension::x);
-      Value gy = gpu::GridDimOp::create(b, loc, gpu::Dimension::y);
+      Value gx = virt.loop
+                     ? cst(virt.gx)
+                     : Value(gpu::GridDimOp::create(b, loc, gpu::Dimension::x));
+      Value gy = virt.loop
+                     ? cst(virt.gy)
+                     : Value(gpu::GridDimOp::create(b, loc, gpu::Dimension::y));
       bool rowPanels = op.getOrder() == tile::SwizzleOrder::row;
       // Along `major` the grid is cut into panels; `minor` is walked.
       Value majorId = rowPanels ? by : bx, minorId = rowPanels ? bx : by;
@@ -483,6 +585,15 @@ private:
       (void)minorId;
       Value newBx = rowPanels ? newMinor : newMajor;
       Value newBy = rowPanels ? newMajor : newMinor;
+      if (virt.loop) {
+        // Always below the extents; said so the bounds tests of the
+        // body's tile copies fold (a persistent kernel's indices are not
+        // launch indices of a known grid), which keeps its epilogue free
+        // of branches around wgmma's accumulators (ptxas serializes
+        // wgmma when it must synchronize them on a divergent path, C7520).
+        newBx = arith::MinUIOp::create(b, loc, newBx, cst(virt.gx - 1));
+        newBy = arith::MinUIOp::create(b, loc, newBy, cst(virt.gy - 1));
+      }
       bx.replaceAllUsesExcept(newBx, linearOp);
       by.replaceAllUsesExcept(newBy, byRows);
       op.erase();

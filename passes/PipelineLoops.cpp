@@ -644,6 +644,12 @@ private:
                                       kernel.getOptions().indexBitwidth);
   }
 
+  /// Ring use of iteration `j` (phaseBase + j).
+  Value useOf(OpBuilder &b, Value j) {
+    return phaseBase ? arith::AddIOp::create(b, loc, phaseBase, j).getResult()
+                     : j;
+  }
+
   /// The phase parity of a slot's barrier at use `k` of the ring (each
   /// slot completes one phase per pass over the ring).
   Value parityOf(OpBuilder &b, Value k) {
@@ -713,6 +719,19 @@ private:
       return loop.emitError() << "internal: the loop was given warp roles, "
                                  "but its copies cannot be TMA loads";
     int64_t consumers = roles.getConsumers();
+    // A persistent kernel's tiles share the rings: the uses of tile t start
+    // where tile t - 1's ended, at t * n (every tile runs n iterations,
+    // which tile-plan-warp-specialize checked).
+    auto outer = dyn_cast<scf::ForOp>(loop->getParentOp());
+    bool persistent = outer && outer->hasAttr(simt::kPersistentAttr);
+    if (persistent) {
+      Value tile = arith::DivUIOp::create(
+          b, loc,
+          arith::SubIOp::create(b, loc, outer.getInductionVar(),
+                                outer.getLowerBound()),
+          outer.getStep());
+      phaseBase = arith::MulIOp::create(b, loc, tile, n);
+    }
     // The groups, by first reader.
     SmallVector<Operation *> readers;
     SmallVector<int64_t> groupOf;
@@ -754,9 +773,10 @@ private:
       auto ploop = scf::ForOp::create(pb, loc, cst(pb, 0), n, cst(pb, 1));
       OpBuilder ib = OpBuilder::atBlockBegin(ploop.getBody());
       Value j = ploop.getInductionVar();
-      Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
+      Value use = useOf(ib, j);
+      Value stage = arith::RemUIOp::create(ib, loc, use, cst(ib, stages));
       Value released =
-          arith::XOrIOp::create(ib, loc, parityOf(ib, j),
+          arith::XOrIOp::create(ib, loc, parityOf(ib, use),
                                 arith::ConstantIntOp::create(ib, loc, i32, 1));
       NVVM::MBarrierTryWaitParityOp::create(
           ib, loc, barrierAt(ib, empty, stage), released, ticks);
@@ -803,32 +823,55 @@ private:
             ob, loc, arith::ConstantIntOp::create(ob, loc, i32, -1));
       Value cond =
           when ? arith::AndIOp::create(ob, loc, when, laneZero) : laneZero;
-      auto ifOp = scf::IfOp::create(ob, loc, cond, false);
-      OpBuilder tb = ifOp.getThenBodyBuilder();
-      NVVM::MBarrierArriveOp::create(tb, loc, Type(),
-                                     barrierAt(tb, empty, stage), Value(),
-                                     NVVM::MemScopeKind::CTA, false);
+      // A predicated arrive, not a branch around one: a divergent path
+      // between wgmma and the reads of its accumulators makes ptxas
+      // serialize every wgmma of the kernel (C7520).
+      Value flag = arith::ExtUIOp::create(ob, loc, i32, cond);
+      LLVM::InlineAsmOp::create(
+          ob, loc, TypeRange{}, ValueRange{flag, barrierAt(ob, empty, stage)},
+          "{\n.reg .pred p;\n.reg .b64 s;\nsetp.ne.b32 p, $0, 0;\n"
+          "@p mbarrier.arrive.shared.b64 s, [$1];\n}",
+          "r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
+          LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+          /*operand_attrs=*/nullptr);
     };
     auto waitFull = [&](OpBuilder &ob, size_t g, Value j, Value stage) {
-      NVVM::MBarrierTryWaitParityOp::create(
-          ob, loc, barrierAt(ob, full[g], stage), parityOf(ob, j), ticks);
+      NVVM::MBarrierTryWaitParityOp::create(ob, loc,
+                                            barrierAt(ob, full[g], stage),
+                                            parityOf(ob, useOf(ob, j)), ticks);
     };
 
-    if (tile::GemmOp single = singleGemm(); single && readers.size() == 1)
-      return inFlightWgmmaLoop(
-          b, single, n,
-          [&](OpBuilder &ib, Value j, Value stage) {
-            waitFull(ib, 0, j, stage);
-          },
-          // j - 1's wgmmas are done: its slot, (j + S - 1) % S, is free.
-          [&](OpBuilder &ib, Value j, Value) {
-            Value prev = arith::RemUIOp::create(
-                ib, loc, arith::AddIOp::create(ib, loc, j, cst(ib, stages - 1)),
-                cst(ib, stages));
-            Value notFirst = arith::CmpIOp::create(
-                ib, loc, arith::CmpIPredicate::uge, j, cst(ib, 1));
-            release(ib, prev, notFirst, /*syncWarp=*/false);
-          });
+    if (tile::GemmOp single = singleGemm(); single && readers.size() == 1) {
+      auto slotBefore = [&](OpBuilder &ob, Value j) -> Value {
+        return arith::RemUIOp::create(
+            ob, loc,
+            arith::AddIOp::create(ob, loc, useOf(ob, j), cst(ob, stages - 1)),
+            cst(ob, stages));
+      };
+      if (failed(inFlightWgmmaLoop(
+              b, single, n,
+              [&](OpBuilder &ib, Value j, Value stage) {
+                waitFull(ib, 0, j, stage);
+              },
+              // j - 1's wgmmas are done: its slot, (j + S - 1) % S, is free.
+              [&](OpBuilder &ib, Value j, Value) {
+                Value notFirst = arith::CmpIOp::create(
+                    ib, loc, arith::CmpIPredicate::uge, j, cst(ib, 1));
+                release(ib, slotBefore(ib, j), notFirst, /*syncWarp=*/false);
+              })))
+        return failure();
+      // The next tile's loads wait for the last slot, which no iteration
+      // released (its wgmmas finished at the loop's final wait).
+      if (persistent)
+        release(b, slotBefore(b, n),
+                arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge, n,
+                                      cst(b, 1)),
+                /*syncWarp=*/false);
+      return success();
+    }
+    if (persistent)
+      return loop.emitError() << "internal: a persistent kernel's loop is "
+                                 "not one gemm on one ring";
 
     auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1));
     OpBuilder ib = OpBuilder::atBlockTerminator(steady.getBody());
@@ -1012,7 +1055,8 @@ private:
     auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1), accs);
     OpBuilder ib = OpBuilder::atBlockBegin(steady.getBody());
     Value j = steady.getInductionVar();
-    Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
+    Value stage =
+        arith::RemUIOp::create(ib, loc, useOf(ib, j), cst(ib, stages));
     before(ib, j, stage);
     SmallVector<Value> cur(steady.getRegionIterArgs());
     gemm->issue(ib, atStage(a0, stage), atStage(b0, stage), cur);
@@ -1172,6 +1216,9 @@ private:
   scf::ForOp loop;
   int64_t stages;
   Location loc;
+  /// In a persistent kernel, the ring uses of the tiles this block computed
+  /// before the current one (null: none): iteration j is use base + j.
+  Value phaseBase;
   SmallVector<tile::CopyOp> copies;
   llvm::MapVector<Operation *, Value> ringOf;
 };

@@ -27,10 +27,21 @@
 //   where two or more fit, they overlap one another's loads already, and
 //   the producer's threads would cost that occupancy.
 //
-// The register split follows FlashAttention-3's: the producer keeps 24
-// registers, the consumers share the rest of the file in multiples of 8,
-// at most 240 each (a thread's limit is 255; 240 leaves ptxas the
-// allocation granularity).
+// A warp-specialized kernel of one gemm whose grid is static and whose
+// loop runs the same number of iterations in every block (a GEMM) is also
+// made persistent (kPersistentAttr): one block per multiprocessor walks
+// the tiles, so the producer loads the next tile's operands while the
+// consumers run the epilogue of the last one, and no block pays the
+// launch, barrier set-up and ring fill again (CUTLASS's persistent
+// warp-specialized kernels). Kernels of several gemms (FlashAttention,
+// MLA decode) keep one block per tile.
+//
+// The register split follows FlashAttention-3's: the consumers share the
+// file in multiples of 8, at most 240 each (a thread's limit is 255; 240
+// leaves ptxas the allocation granularity), after 24 for the producer,
+// which then gets what the block's launch allocation leaves, up to 56
+// (one consumer warpgroup leaves plenty: a producer held to 24 spills its
+// tile coordinates; two leave exactly 24).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,7 +52,11 @@
 #include "tilec/Passes/Passes.h"
 #include "tilec/Target/TargetInfo.h"
 
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include <algorithm>
+#include <limits>
 
 namespace tilec {
 #define GEN_PASS_DEF_TILEPLANWARPSPECIALIZE
@@ -56,6 +71,7 @@ namespace {
 constexpr int64_t kWarpgroup = 128;
 constexpr int64_t kProducerRegisters = 24;
 constexpr int64_t kMaxConsumerRegisters = 240;
+constexpr int64_t kMaxProducerRegisters = 56;
 
 /// Whether `value` is computed, inside `kernel`, by side-effect-free ops
 /// only (from block indices, kernel arguments, constants and, inside
@@ -104,6 +120,43 @@ int64_t blocksWithoutRoles(tile::KernelOp kernel, int64_t threads,
   int64_t byRegisters =
       int64_t(target.registersPerBlock()) / (threads * registers);
   return std::max<int64_t>(1, std::min(bySharedMemory, byRegisters));
+}
+
+/// Whether `value` depends on a block index of `kernel`.
+bool dependsOnBlock(Value value, tile::KernelOp kernel) {
+  if (llvm::is_contained(kernel.getBlockIndices(), value))
+    return true;
+  Operation *def = value.getDefiningOp();
+  if (!def || !kernel->isAncestor(def))
+    return false;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return dependsOnBlock(operand, kernel);
+  });
+}
+
+/// Whether the warp-specialized `loop` can run persistently: one gemm, a
+/// static grid of more than one block (whose product the launch header
+/// can clamp) and the same trip count in every block.
+bool persistent(tile::PipelinedOp loop) {
+  auto kernel = cast<tile::KernelOp>(loop->getParentOp());
+  int64_t gemms = 0;
+  kernel.walk([&](tile::GemmOp) { ++gemms; });
+  if (gemms != 1)
+    return false;
+  int64_t total = 1;
+  for (Value extent : kernel.getGrid()) {
+    std::optional<int64_t> v = getConstantIntValue(extent);
+    if (!v || *v < 1)
+      return false;
+    total *= *v;
+    if (total > std::numeric_limits<int32_t>::max())
+      return false;
+  }
+  if (total < 2)
+    return false;
+  return llvm::none_of(
+      ValueRange{loop.getLb(), loop.getUb(), loop.getStep()},
+      [&](Value bound) { return dependsOnBlock(bound, kernel); });
 }
 
 bool planned(tile::PipelinedOp loop) {
@@ -176,15 +229,34 @@ decide(tile::PipelinedOp loop, const TargetInfo &target, std::string &why) {
           "warpgroup would cut to one";
     return failure();
   }
-  int64_t left =
-      int64_t(target.registersPerBlock()) - kWarpgroup * kProducerRegisters;
+  int64_t file = int64_t(target.registersPerBlock());
+  int64_t left = file - kWarpgroup * kProducerRegisters;
   int64_t regs = std::min(kMaxConsumerRegisters, left / consumers / 8 * 8);
   if (regs < kProducerRegisters) {
     why = "the register file leaves the consumers too few registers";
     return failure();
   }
+  // setmaxnreg only moves registers within what the block was given at
+  // launch: every thread starts with `entry` (the file over the block's
+  // threads, in units of 8, or fewer when the consumers need fewer), and
+  // the consumers' increase waits until the producer's decrease has freed
+  // enough. A split past that pool never completes (the kernel hangs), so
+  // the producer gets what the pool leaves after the consumers, at most 56:
+  // it walks the tiles and computes the loads' coordinates in registers of
+  // its own (one consumer warpgroup leaves plenty; two leave exactly 24).
+  int64_t threads = consumers + kWarpgroup;
+  int64_t entry = std::min<int64_t>(
+      regs, std::min<int64_t>(target.maxRegistersPerThread(), file / threads) /
+                8 * 8);
+  int64_t producer =
+      std::min((entry * threads - consumers * regs) / kWarpgroup / 8 * 8,
+               kMaxProducerRegisters);
+  if (producer < kProducerRegisters) {
+    why = "the register file leaves the producer too few registers";
+    return failure();
+  }
   return tile::WarpSpecializeAttr::get(loop.getContext(), consumers, kWarpgroup,
-                                       regs, kProducerRegisters);
+                                       regs, producer);
 }
 
 /// Whether `op`'s prim_func or module carries the unit attribute `name`.
@@ -221,8 +293,12 @@ struct TilePlanWarpSpecialize
         continue;
       std::string why;
       FailureOr<tile::WarpSpecializeAttr> roles = decide(loop, *target, why);
-      if (succeeded(roles))
-        loop->setAttr(tile::WarpSpecializeAttr::getAttrName(), *roles);
+      if (failed(roles))
+        continue;
+      loop->setAttr(tile::WarpSpecializeAttr::getAttrName(), *roles);
+      if (persistent(loop))
+        loop->getParentOp()->setAttr(simt::kPersistentAttr,
+                                     UnitAttr::get(loop.getContext()));
     }
   }
 };

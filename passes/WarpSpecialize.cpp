@@ -15,6 +15,10 @@
 //     <the values the producer needs, recomputed>
 //     <the producer's loop>              // thread C only
 //
+// In a persistent kernel the body is a loop over the block's tiles
+// (tile-outline-kernels); the producer gets a copy of that loop around
+// its own, so it walks the same tiles.
+//
 // The body's barriers count the consumers only: the producer warpgroup
 // never reaches them (its other threads exit at once, thread C when its
 // loads are issued). The values the producer needs (the loop bounds, the
@@ -38,6 +42,7 @@ using namespace tilec;
 namespace {
 
 constexpr llvm::StringLiteral kConsumersAttr = "tile.consumers";
+using simt::kPersistentAttr;
 
 tile::WarpSpecializeAttr rolesOf(gpu::GPUFuncOp func) {
   return func->getAttrOfType<tile::WarpSpecializeAttr>(
@@ -103,8 +108,29 @@ LogicalResult simt::splitWarpRoles(KernelLowering &kernel) {
   producer->moveBefore(split.elseBlock()->getTerminator());
   IRMapping map;
   pb.setInsertionPoint(producer);
-
   Region &consumerRegion = split.getThenRegion();
+
+  // A persistent kernel: the producer walks the same tiles, in a copy of
+  // the consumers' loop over them (bounds recomputed).
+  scf::ForOp tiles;
+  consumerRegion.walk([&](scf::ForOp loop) {
+    if (loop->hasAttr(kPersistentAttr))
+      tiles = loop;
+  });
+  if (tiles) {
+    for (Value bound :
+         {tiles.getLowerBound(), tiles.getUpperBound(), tiles.getStep()})
+      if (failed(recompute(bound, consumerRegion, pb, map)))
+        return failure();
+    auto copy =
+        scf::ForOp::create(pb, loc, map.lookupOrDefault(tiles.getLowerBound()),
+                           map.lookupOrDefault(tiles.getUpperBound()),
+                           map.lookupOrDefault(tiles.getStep()));
+    map.map(tiles.getInductionVar(), copy.getInductionVar());
+    producer->moveBefore(copy.getBody()->getTerminator());
+    pb.setInsertionPoint(producer);
+  }
+
   for (Value value : used)
     if (failed(recompute(value, consumerRegion, pb, map)))
       return failure();
@@ -114,6 +140,11 @@ LogicalResult simt::splitWarpRoles(KernelLowering &kernel) {
         return producer->isAncestor(use.getOwner());
       });
   kernel.setProducer(nullptr);
+  // One block per multiprocessor (the planner's condition), said to
+  // ptxas: with it, ptxas knows the registers each thread holds at entry
+  // (the file divided by the block), which setmaxnreg moves between the
+  // roles; without it ptxas ignores setmaxnreg (C7508).
+  func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
   return success();
 }
 

@@ -69,7 +69,6 @@ std::string list(const std::vector<std::string> &items) {
   return out;
 }
 
-
 void writeTensorMap(Writer &w, const Function &function,
                     const ParamNames &names, const Api &api, unsigned k,
                     unsigned a) {
@@ -143,6 +142,29 @@ void writeLaunch(Writer &w, const Function &function, const ParamNames &names,
                       std::to_string(kernel.block[2]);
   w.line("// Kernel " + ks + ": " + commentText(kernel.entry) + ".");
   writeKernelArgArray(w, function, names, k);
+  if (kernel.persistentBlocksPerSM) {
+    // A persistent kernel computes every block of its grid whatever grid
+    // it is launched with: launch as many as the device holds at once.
+    std::string pgrid = "tilec_pgrid" + ks;
+    w.line("std::int64_t " + pgrid + "[3] = {" + grid + "[0] * " + grid +
+           "[1] * " + grid + "[2], 1, 1};");
+    w.line("{");
+    w.indent();
+    w.line("CUdevice tilec_dev;");
+    w.line("int tilec_sms = 0;");
+    w.line("if (cuCtxGetDevice(&tilec_dev) == CUDA_SUCCESS &&");
+    w.line("    cuDeviceGetAttribute(&tilec_sms, "
+           "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, tilec_dev) == "
+           "CUDA_SUCCESS &&");
+    w.line("    tilec_sms > 0 && " + pgrid +
+           "[0] > std::int64_t(tilec_sms) * " +
+           std::to_string(kernel.persistentBlocksPerSM) + ")");
+    w.line("  " + pgrid + "[0] = std::int64_t(tilec_sms) * " +
+           std::to_string(kernel.persistentBlocksPerSM) + ";");
+    w.dedent();
+    w.line("}");
+    grid = pgrid;
+  }
   if (kernel.cluster == std::array<unsigned, 3>{1, 1, 1}) {
     w.line("tilec_err = cuLaunchKernel(");
     w.line("    " + fn + ",");
@@ -179,9 +201,8 @@ void writeLaunch(Writer &w, const Function &function, const ParamNames &names,
     w.line("}");
   }
   w.line("if (tilec_err != CUDA_SUCCESS)");
-  w.line("  " + runtimeErrorStatement(api, function,
-                                      "launching kernel `" + kernel.entry +
-                                          "`"));
+  w.line("  " + runtimeErrorStatement(
+                    api, function, "launching kernel `" + kernel.entry + "`"));
 }
 
 void writeFunction(Writer &w, const Function &function, const Api &api,
@@ -435,11 +456,10 @@ bool detail::needsCuda12(const Unit &unit) {
   return false;
 }
 
-const Api detail::cudaApi = {"CUresult",    "CUDA_SUCCESS",
-                             "CUDA_ERROR_INVALID_VALUE",
-                             "CUdeviceptr", "CUstream",
-                             true,          "detail::",
-                             "cuGetErrorName"};
+const Api detail::cudaApi = {
+    "CUresult",    "CUDA_SUCCESS",  "CUDA_ERROR_INVALID_VALUE",
+    "CUdeviceptr", "CUstream",      true,
+    "detail::",    "cuGetErrorName"};
 
 void detail::writeCudaBody(Writer &w, const Unit &unit, const Api &api,
                            const BodyOptions &options) {

@@ -99,6 +99,8 @@ Json kernelJson(const Function &function, const KernelLaunch &kernel) {
   j["grid"] = kernel.grid;
   j["block"] = kernel.block;
   j["cluster"] = kernel.cluster;
+  if (kernel.persistentBlocksPerSM)
+    j["persistent_blocks_per_sm"] = kernel.persistentBlocksPerSM;
   j["dynamic_shared_bytes"] = kernel.dynamicSharedBytes;
   Json args = Json::array();
   for (const KernelArg &arg : kernel.args) {
@@ -237,6 +239,8 @@ KernelLaunch parseKernel(const Json &j) {
   kernel.grid = get<std::array<std::string, 3>>(j, "grid");
   kernel.block = get<std::array<unsigned, 3>>(j, "block");
   kernel.cluster = getOr<std::array<unsigned, 3>>(j, "cluster", {1, 1, 1});
+  kernel.persistentBlocksPerSM =
+      getOr<unsigned>(j, "persistent_blocks_per_sm", 0);
   kernel.dynamicSharedBytes = get<unsigned>(j, "dynamic_shared_bytes");
   for (const Json &a : at(j, "args")) {
     std::string kind = get<std::string>(a, "kind");

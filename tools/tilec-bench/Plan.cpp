@@ -75,7 +75,8 @@ bool makePlan(const header::Function &fn, const PlanOptions &options,
     if (p.kind == header::Param::Kind::Symbol &&
         (it->second < 1 || it->second > 2147483647.0 ||
          it->second != double(int64_t(it->second)))) {
-      error = "--dim " + p.name + ": a dynamic dimension is an integer in [1, "
+      error = "--dim " + p.name +
+              ": a dynamic dimension is an integer in [1, "
               "2147483647]";
       return false;
     }
@@ -146,7 +147,8 @@ bool makePlan(const header::Function &fn, const PlanOptions &options,
   for (const auto &[name, dist] : options.fills)
     if (std::none_of(plan.tensors.begin(), plan.tensors.end(),
                      [&](const TensorPlan &t) { return t.name == name; })) {
-      error = "--fill " + name + ": `" + fn.name + "` has no tensor of that name";
+      error =
+          "--fill " + name + ": `" + fn.name + "` has no tensor of that name";
       return false;
     }
 
@@ -158,16 +160,19 @@ bool makePlan(const header::Function &fn, const PlanOptions &options,
       if (!g)
         return false;
       if (*g < 1 || *g > (d == 0 ? 2147483647 : 65535)) {
-        error = "kernel `" + k.entry + "`: grid dimension " + std::to_string(d) +
-                " is " + std::to_string(*g) + " (" + k.grid[d] + ")";
+        error = "kernel `" + k.entry + "`: grid dimension " +
+                std::to_string(d) + " is " + std::to_string(*g) + " (" +
+                k.grid[d] + ")";
         return false;
       }
       launch.grid[d] = *g;
     }
     launch.block = k.block;
     launch.dynamicSharedBytes = k.dynamicSharedBytes;
+    launch.persistentBlocksPerSM = k.persistentBlocksPerSM;
     if (k.cluster != std::array<unsigned, 3>{1, 1, 1}) {
-      error = "kernel `" + k.entry + "` is launched in thread-block clusters, "
+      error = "kernel `" + k.entry +
+              "` is launched in thread-block clusters, "
               "which tilec-bench does not do yet";
       return false;
     }
@@ -199,13 +204,15 @@ bool makePlan(const header::Function &fn, const PlanOptions &options,
         if (!v)
           return false;
         if (!encodeScalar(a.dtype, double(*v), arg)) {
-          error = "kernel `" + k.entry + "` takes a value of dtype `" + a.dtype + "`";
+          error = "kernel `" + k.entry + "` takes a value of dtype `" +
+                  a.dtype + "`";
           return false;
         }
         break;
       }
       case header::KernelArg::Kind::TensorMap:
-        error = "kernel `" + k.entry + "` takes a TMA descriptor, which "
+        error = "kernel `" + k.entry +
+                "` takes a TMA descriptor, which "
                 "tilec-bench does not build yet";
         return false;
       }

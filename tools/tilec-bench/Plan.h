@@ -44,6 +44,9 @@ struct LaunchPlan {
   std::array<int64_t, 3> grid = {1, 1, 1};
   std::array<unsigned, 3> block = {1, 1, 1};
   unsigned dynamicSharedBytes = 0;
+  /// A persistent kernel (header::KernelLaunch): the runner launches
+  /// min(blocks, this * multiprocessors) blocks along x.
+  unsigned persistentBlocksPerSM = 0;
   std::vector<ArgPlan> args;
 };
 

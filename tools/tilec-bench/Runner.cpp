@@ -21,8 +21,9 @@ double medianOf(const std::vector<double> &s) {
 double Timing::median() const { return medianOf(ms); }
 
 double Timing::mean() const {
-  return ms.empty() ? 0
-                    : std::accumulate(ms.begin(), ms.end(), 0.0) / double(ms.size());
+  return ms.empty()
+             ? 0
+             : std::accumulate(ms.begin(), ms.end(), 0.0) / double(ms.size());
 }
 
 namespace {
@@ -93,12 +94,15 @@ bool runPlan(const std::string &image, const Plan &plan,
 
   // The image: PTX must be NUL-terminated for the JIT.
   std::string bytes = image;
-  if (bytes.size() < 4 || bytes.compare(0, 4, "\x7f" "ELF") != 0)
+  if (bytes.size() < 4 || bytes.compare(0, 4,
+                                        "\x7f"
+                                        "ELF") != 0)
     bytes.push_back('\0');
   char log[8192] = {};
   int jitOptions[] = {cu::kJitErrorLogBuffer, cu::kJitErrorLogBufferSize};
   void *jitValues[] = {log, reinterpret_cast<void *>(uintptr_t(sizeof log))};
-  cu::Result r = d.moduleLoadDataEx(&s.mod, bytes.data(), 2, jitOptions, jitValues);
+  cu::Result r =
+      d.moduleLoadDataEx(&s.mod, bytes.data(), 2, jitOptions, jitValues);
   if (r != cu::kSuccess) {
     error = "cannot load the image on " + device.name + " (sm_" +
             std::to_string(device.ccMajor) + std::to_string(device.ccMinor) +
@@ -132,9 +136,9 @@ bool runPlan(const std::string &image, const Plan &plan,
       return false;
     s.buffers.push_back(p);
     ptrs.push_back(p);
-    std::vector<uint8_t> host = randomTensor(
-        tp.dtype, tp.elements, tp.fill,
-        options.seed * 0x100000001b3ull + tp.param + 1);
+    std::vector<uint8_t> host =
+        randomTensor(tp.dtype, tp.elements, tp.fill,
+                     options.seed * 0x100000001b3ull + tp.param + 1);
     if (tp.bytes && !check(d.memcpyHtoD(p, host.data(), tp.bytes),
                            "cannot copy `" + tp.name + "` to the GPU"))
       return false;
@@ -143,13 +147,15 @@ bool runPlan(const std::string &image, const Plan &plan,
   size_t flushBytes = std::max<size_t>(size_t(std::max(device.l2Bytes, 0)) * 2,
                                        size_t(64) << 20);
   if (options.flushL2) {
-    if (!check(d.memAlloc(&flush, flushBytes), "cannot allocate the L2 flush buffer"))
+    if (!check(d.memAlloc(&flush, flushBytes),
+               "cannot allocate the L2 flush buffer"))
       return false;
     s.buffers.push_back(flush);
   }
 
   // Argument arrays: one slot per argument, pointers into stable storage.
-  std::vector<std::vector<std::array<uint8_t, 8>>> storage(plan.launches.size());
+  std::vector<std::vector<std::array<uint8_t, 8>>> storage(
+      plan.launches.size());
   std::vector<std::vector<void *>> argv(plan.launches.size());
   for (size_t l = 0; l < plan.launches.size(); ++l) {
     const LaunchPlan &lp = plan.launches[l];
@@ -165,13 +171,25 @@ bool runPlan(const std::string &image, const Plan &plan,
       argv[l].push_back(storage[l][a].data());
     }
   }
+  // A persistent kernel walks its grid's blocks itself: as many blocks as
+  // the device holds at once, along x.
+  std::vector<std::array<int64_t, 3>> grids;
+  for (const LaunchPlan &lp : plan.launches) {
+    std::array<int64_t, 3> g = lp.grid;
+    if (lp.persistentBlocksPerSM && device.sms > 0)
+      g = {std::min<int64_t>(g[0] * g[1] * g[2],
+                             int64_t(device.sms) * lp.persistentBlocksPerSM),
+           1, 1};
+    grids.push_back(g);
+  }
   auto launchAll = [&]() -> cu::Result {
     for (size_t l = 0; l < plan.launches.size(); ++l) {
       const LaunchPlan &lp = plan.launches[l];
-      cu::Result res = d.launchKernel(
-          fns[l], unsigned(lp.grid[0]), unsigned(lp.grid[1]), unsigned(lp.grid[2]),
-          lp.block[0], lp.block[1], lp.block[2], lp.dynamicSharedBytes, nullptr,
-          argv[l].data(), nullptr);
+      const std::array<int64_t, 3> &g = grids[l];
+      cu::Result res = d.launchKernel(fns[l], unsigned(g[0]), unsigned(g[1]),
+                                      unsigned(g[2]), lp.block[0], lp.block[1],
+                                      lp.block[2], lp.dynamicSharedBytes,
+                                      nullptr, argv[l].data(), nullptr);
       if (res != cu::kSuccess)
         return res;
     }
@@ -187,7 +205,8 @@ bool runPlan(const std::string &image, const Plan &plan,
     for (size_t t = 0; t < plan.tensors.size(); ++t) {
       (*snapshot)[t].resize(plan.tensors[t].bytes);
       if (plan.tensors[t].bytes &&
-          !check(d.memcpyDtoH((*snapshot)[t].data(), ptrs[t], plan.tensors[t].bytes),
+          !check(d.memcpyDtoH((*snapshot)[t].data(), ptrs[t],
+                              plan.tensors[t].bytes),
                  "cannot copy `" + plan.tensors[t].name + "` back"))
         return false;
     }
@@ -215,18 +234,22 @@ bool runPlan(const std::string &image, const Plan &plan,
       return false;
   float estimate = 0;
   if (!check(d.eventRecord(e1, nullptr), "cuEventRecord") ||
-      !check(d.eventSynchronize(e1), "`" + plan.function + "` failed on the GPU") ||
+      !check(d.eventSynchronize(e1),
+             "`" + plan.function + "` failed on the GPU") ||
       !check(d.eventElapsedTime(&estimate, e0, e1), "cuEventElapsedTime"))
     return false;
   double one = std::max(double(estimate) / 5, 1e-4);
-  int warmup = options.warmupIters > 0 ? options.warmupIters
-                                       : std::max(1, int(options.warmupMs / one));
-  int reps = options.iters > 0 ? options.iters
-                               : std::clamp(int(options.repMs / one), 1, options.maxIters);
+  int warmup = options.warmupIters > 0
+                   ? options.warmupIters
+                   : std::max(1, int(options.warmupMs / one));
+  int reps = options.iters > 0
+                 ? options.iters
+                 : std::clamp(int(options.repMs / one), 1, options.maxIters);
   for (int i = 0; i < warmup; ++i)
     if (!check(launchAll(), "launch"))
       return false;
-  std::vector<cu::Event> starts(static_cast<size_t>(reps)), ends(static_cast<size_t>(reps));
+  std::vector<cu::Event> starts(static_cast<size_t>(reps)),
+      ends(static_cast<size_t>(reps));
   for (int i = 0; i < reps; ++i)
     if (!newEvent(starts[size_t(i)]) || !newEvent(ends[size_t(i)]))
       return false;
@@ -237,7 +260,8 @@ bool runPlan(const std::string &image, const Plan &plan,
         !check(d.eventRecord(ends[size_t(i)], nullptr), "cuEventRecord"))
       return false;
   }
-  if (!check(d.eventSynchronize(ends.back()), "`" + plan.function + "` failed on the GPU"))
+  if (!check(d.eventSynchronize(ends.back()),
+             "`" + plan.function + "` failed on the GPU"))
     return false;
   timing.ms.clear();
   timing.warmupIters = warmup;

@@ -14,17 +14,28 @@ using namespace mlir;
 namespace tilec {
 
 static std::string dtypeName(Type t) {
-  if (t.isF16()) return "float16";
-  if (t.isBF16()) return "bfloat16";
-  if (t.isF32()) return "float32";
-  if (t.isF64()) return "float64";
-  if (isa<Float8E4M3FNType>(t)) return "float8_e4m3";
-  if (isa<Float8E5M2Type>(t)) return "float8_e5m2";
-  if (t.isInteger(1)) return "bool";
-  if (t.isInteger(8)) return "int8";
-  if (t.isInteger(16)) return "int16";
-  if (t.isInteger(32)) return "int32";
-  if (t.isInteger(64)) return "int64";
+  if (t.isF16())
+    return "float16";
+  if (t.isBF16())
+    return "bfloat16";
+  if (t.isF32())
+    return "float32";
+  if (t.isF64())
+    return "float64";
+  if (isa<Float8E4M3FNType>(t))
+    return "float8_e4m3";
+  if (isa<Float8E5M2Type>(t))
+    return "float8_e5m2";
+  if (t.isInteger(1))
+    return "bool";
+  if (t.isInteger(8))
+    return "int8";
+  if (t.isInteger(16))
+    return "int16";
+  if (t.isInteger(32))
+    return "int32";
+  if (t.isInteger(64))
+    return "int64";
   return "";
 }
 
@@ -57,7 +68,8 @@ LogicalResult collectLaunchInfo(ModuleOp module,
     header::Function fn;
     fn.name = func.getName().str();
     if (auto loc = dyn_cast<FileLineColLoc>(func.getLoc()))
-      fn.location = (loc.getFilename().str() + ":" + std::to_string(loc.getLine()));
+      fn.location =
+          (loc.getFilename().str() + ":" + std::to_string(loc.getLine()));
     if (auto factory = func->getAttrOfType<StringAttr>("tile.factory"))
       fn.factory = factory.str();
     if (auto params = func->getAttrOfType<DictionaryAttr>("tile.params"))
@@ -87,7 +99,9 @@ LogicalResult collectLaunchInfo(ModuleOp module,
         p.kind = header::Param::Kind::Scalar;
         p.dtype = dtypeName(t);
       }
-      p.name = symbol ? symbol.str() : name ? name.str() : "arg" + std::to_string(k);
+      p.name = symbol ? symbol.str()
+               : name ? name.str()
+                      : "arg" + std::to_string(k);
       if (p.dtype.empty())
         return func.emitError() << "parameter `" << p.name
                                 << "` has a type the launch header cannot "
@@ -132,6 +146,10 @@ LogicalResult collectLaunchInfo(ModuleOp module,
       if (auto grid = k->getAttrOfType<ArrayAttr>("tile.grid_host"))
         for (unsigned d = 0; d < grid.size() && d < 3; ++d)
           launch.grid[d] = cast<StringAttr>(grid[d]).str();
+      // tile-plan-warp-specialize's persistent decision (one block per
+      // multiprocessor: its blocks are the warp-specialized kind).
+      if (k->hasAttr("tile.persistent"))
+        launch.persistentBlocksPerSM = 1;
       if (auto threads = k->getAttrOfType<IntegerAttr>("tile.threads"))
         launch.block = {unsigned(threads.getInt()), 1, 1};
       if (auto shared =
@@ -146,7 +164,8 @@ LogicalResult collectLaunchInfo(ModuleOp module,
         auto tensor = desc ? desc.getAs<IntegerAttr>("tensor") : IntegerAttr();
         auto box = desc ? dyn_cast_or_null<DenseI64ArrayAttr>(desc.get("box"))
                         : DenseI64ArrayAttr();
-        auto swizzle = desc ? desc.getAs<IntegerAttr>("swizzle") : IntegerAttr();
+        auto swizzle =
+            desc ? desc.getAs<IntegerAttr>("swizzle") : IntegerAttr();
         if (!tensor || !box || !swizzle ||
             tensor.getInt() >= int64_t(fn.params.size()))
           return k.emitError() << "internal: kernel argument " << i

@@ -121,6 +121,11 @@ struct KernelLaunch {
   std::array<unsigned, 3> block = {1, 1, 1}; ///< threads
   /// Thread-block cluster (CUDA sm_90+ only); {1,1,1}: no cluster launch.
   std::array<unsigned, 3> cluster = {1, 1, 1};
+  /// 0: one block per grid block. n > 0: a persistent kernel, which loops
+  /// over the grid's blocks from its launched block's linear index in steps
+  /// of the launched grid's size, so any launch computes every tile; the
+  /// header launches min(blocks, n * multiprocessors) blocks along x.
+  unsigned persistentBlocksPerSM = 0;
   unsigned dynamicSharedBytes = 0;
   std::vector<KernelArg> args; ///< what the kernel receives, in order
   Resources resources;
