@@ -40,3 +40,7 @@ if os.geteuid() == 0:
 
 config.substitutions.append(
     ("%expect_exit", "sh " + os.path.join(config.tilec_src_root, "test", "expect-exit.sh")))
+# Host-side checks of the GPU scripts' references (numpy only, no GPU).
+import importlib.util
+if importlib.util.find_spec("numpy"):
+    config.available_features.add("numpy")

@@ -122,7 +122,8 @@ def topk():
     TI = torch.full([S, TOPK], -7, dtype=torch.int32, device=dev)
     RS = torch.full([S, TOPK], 7.0, device=dev)
     launch(st, [Q, W, K, TI, RS, off, tok, S, len(lens) + 1], {"seq_len": S, "batch_plus_one": len(lens) + 1})
-    qs = (Q.float() * D ** -0.5).to(torch.bfloat16).double()  # the kernel scales Q in bf16
+    # The kernel scales Q in bf16 by the literal rounded to bf16 (rel3_topk.py).
+    qs = (Q.float() * float(torch.tensor(D ** -0.5).to(torch.bfloat16))).to(torch.bfloat16).double()
     bad_idx, ref_rs, got_rs = 0, [], []
     for r in range(S):
         b, t = int(tok[r, 0]), int(tok[r, 1])
