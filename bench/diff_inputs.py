@@ -35,7 +35,10 @@ length (`max_seq*`, `max_seqlen*`, `N_CTX`, `seqlen*`), bounded by the
 last dimension of per-sequence outputs such as lse [batch, heads, N]; a
 T.dynamic symbol that sizes only such count tensors (`batch_plus_one`) is
 set to 5 rather than the runner's 256, so that the sequences are more
-than one token long. Every other tensor keeps the runner's values.
+than one token long; an integer scalar named like a maximum length
+(`max_seqlen_q`) is the longest generated sequence (the runner's 7 left
+the rest of each sequence out of the grid). Every other tensor keeps the
+runner's values.
 
     python3 bench/diff_inputs.py META.json [NAME=VALUE ...]   # -D overrides
 
@@ -186,6 +189,27 @@ def index_inputs(fn, params, sym, seed=0):
     return out
 
 
+def scalar_inputs(fn, arrays):
+    """{param position: value} for integer scalars named like a maximum
+    sequence length (`max_seqlen_q: T.int32`, which sizes a varlen kernel's
+    grid): the longest sequence of the prefix sums with the same suffix
+    (`cu_seqlens_q`), else of all of them. The runner's 7 covered only the
+    first rows of each sequence."""
+    lens = {}
+    for i, arr in arrays.items():
+        p = fn["params"][i]
+        if _kind(p["name"], list(arr.shape)) == "prefix":
+            lens[p["name"].lower().rsplit("_", 1)[-1]] = int(np.diff(arr).max())
+    out = {}
+    if not lens:
+        return out
+    for i, p in enumerate(fn["params"]):
+        if p["kind"] == "scalar" and p.get("dtype") in INT_DTYPES and MAXLEN_NAME.match(p["name"]):
+            suffix = p["name"].lower().rsplit("_", 1)[-1]
+            out[i] = lens.get(suffix, max(lens.values()))
+    return out
+
+
 def describe(fn, params, sym):
     """Lines saying what index_inputs generates; raises on a broken invariant."""
     vals = index_inputs(fn, params, sym)
@@ -206,6 +230,8 @@ def describe(fn, params, sym):
             lines.append(f"{p['name']}: pages in [{v.min()}, {v.max()}], {len(np.unique(v))} distinct of {v.size}")
         else:
             lines.append(f"{p['name']}: {kind} in [{v.min()}, {v.max()}]")
+    for i, v in sorted(scalar_inputs(fn, vals).items()):
+        lines.append(f"{fn['params'][i]['name']}: scalar {v}")
     return vals, lines
 
 

@@ -41,8 +41,11 @@ VALID_SYMBOLS = """    import diff_inputs
 BEFORE_TILELANG = """    # TileLang
     try:
 """
-VALID_INDICES = """    for i, arr in diff_inputs.index_inputs(fn, {**fn.get("bindings", {}), **case["params"]}, sym).items():
+VALID_INDICES = """    arrays = diff_inputs.index_inputs(fn, {**fn.get("bindings", {}), **case["params"]}, sym)
+    for i, arr in arrays.items():
         vals[i] = torch.from_numpy(arr).to(device=vals[i].device, dtype=vals[i].dtype)
+    for i, v in diff_inputs.scalar_inputs(fn, arrays).items():
+        vals[i] = v
     # TileLang
     try:
 """
