@@ -61,10 +61,26 @@ class TensorMap:
         return ctypes.c_void_p(self.address)
 
 
-def kernel_arg_values(kernel, args):
+_SCALAR_CTYPES = {"int8": ctypes.c_int8, "int16": ctypes.c_int16, "int32": ctypes.c_int32,
+                  "int64": ctypes.c_int64, "uint8": ctypes.c_uint8, "uint16": ctypes.c_uint16,
+                  "uint32": ctypes.c_uint32, "uint64": ctypes.c_uint64, "float32": ctypes.c_float,
+                  "float64": ctypes.c_double}
+
+
+def scalar_arg(value, dtype):
+    """A scalar kernel argument of the metadata's dtype (a T.dynamic symbol
+    is int32 unless declared T.dynamic(name, "int64"))."""
+    ctype = _SCALAR_CTYPES.get(dtype or "int32")
+    if ctype is None:
+        raise TypeError(f"scalar argument of dtype {dtype}: not supported by this launcher")
+    return ctype(float(value) if dtype in ("float32", "float64") else int(value))
+
+
+def kernel_arg_values(kernel, args, params=None):
     """The argument pointers cuLaunchKernel takes for `kernel` called with
     `args` (in the function's parameter order), and the objects they point
-    into, which must outlive the launch."""
+    into, which must outlive the launch. `params` (the function's metadata
+    parameters) gives scalars their dtype; without it they are int32."""
     keep, ptrs = [], []
     for arg in kernel["args"]:
         if arg.get("kind") == "tensor_map":
@@ -76,7 +92,7 @@ def kernel_arg_values(kernel, args):
         if isinstance(value, torch.Tensor):
             v = ctypes.c_void_p(value.data_ptr())
         else:
-            v = ctypes.c_int32(int(value))
+            v = scalar_arg(value, params[arg["param"]].get("dtype") if params else None)
         keep.append(v)
         ptrs.append(ctypes.cast(ctypes.byref(v), ctypes.c_void_p).value)
     return (ctypes.c_void_p * len(ptrs))(*ptrs), keep
@@ -106,7 +122,7 @@ class Module:
             if shared > 0:
                 _check(_cuda.cuFuncSetAttribute(handle, _MAX_DYNAMIC_SHARED, shared),
                        "cuFuncSetAttribute")
-            pointers, keep = kernel_arg_values(kernel, args)
+            pointers, keep = kernel_arg_values(kernel, args, fn["params"])
             grid = [int(g) for g in kernel["grid"]]
             if kernel.get("persistent_blocks_per_sm"):  # walks its grid itself
                 sms = ctypes.c_int()

@@ -346,8 +346,11 @@ private:
                                     int64_t index) {
     Location loc = kernel.getLoc();
     SmallVector<Type> paramTypes;
-    for (Type type : func.getArgumentTypes())
-      paramTypes.push_back(kernelParamType(type));
+    for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+      // A 64-bit T.dynamic size (`tile.symbol_bits = 64`) stays int64.
+      paramTypes.push_back(func.getArgAttr(i, "tile.symbol_bits")
+                               ? IntegerType::get(ctx, 64)
+                               : kernelParamType(type));
     OpBuilder b(ctx);
     b.setInsertionPointToEnd(gpuModule.getBody());
     auto kernelFunc = gpu::GPUFuncOp::create(

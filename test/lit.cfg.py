@@ -40,3 +40,12 @@ if os.geteuid() == 0:
 
 config.substitutions.append(
     ("%expect_exit", "sh " + os.path.join(config.tilec_src_root, "test", "expect-exit.sh")))
+# Host-side checks of the GPU scripts' references (numpy only, no GPU):
+# the tests' `python3` (first on their PATH, not necessarily lit's own).
+import subprocess
+try:
+    if subprocess.run(["python3", "-c", "import numpy"], env=config.environment,
+                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0:
+        config.available_features.add("numpy")
+except OSError:
+    pass

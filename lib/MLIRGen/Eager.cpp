@@ -275,7 +275,7 @@ mlir::Value Elaborator::eagerSymbolArg(sema::SymbolObject &sym, SMLoc at) {
   func::FuncOp func = traced->func;
   unsigned index = func.getNumArguments();
   (void)func.insertArgument(index, builder.getIndexType(), {}, loc(at));
-  func.setArgAttr(index, "tile.symbol", builder.getStringAttr(sym.name));
+  setSymbolArg(func, index, sym);
   mlir::Value arg = func.getArgument(index);
   traced->symbols[&sym] = arg;
   return arg;

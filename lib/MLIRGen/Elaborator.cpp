@@ -1250,6 +1250,9 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
     FailureOr<mlir::Value> step = toIndex(spec.step, s.getIter()->getRange());
     if (failed(lb) || failed(ub) || failed(step))
       return Flow::Error;
+    for (mlir::Value bound : {*lb, *ub, *step})
+      if (failed(noteLoopBound(bound, s.getIter()->getRange())))
+        return Flow::Error;
     if (spec.kind == sema::LoopSpec::Pipelined) {
       auto op = tile::PipelinedOp::create(builder, l, *lb, *ub, *step,
                                           spec.numStages);
@@ -1481,8 +1484,7 @@ LogicalResult Elaborator::tracePrimFunc(sema::FunctionObject &fn,
   }
   for (size_t k = 0; k < symbols.size(); ++k) {
     unsigned argNo = infos.size() + k;
-    func.setArgAttr(argNo, "tile.symbol",
-                    builder.getStringAttr(symbols[k]->name));
+    setSymbolArg(func, argNo, *symbols[k]);
     tf.symbols[symbols[k]] = entry->getArgument(argNo);
   }
 

@@ -293,6 +293,27 @@ public:
   mlir::Value buildWideLoop(const sema::LoopSpec &spec, mlir::Location loc);
 
   //===--------------------------------------------------------------------===//
+  // 64-bit sizes and loop bounds (WideIndex.cpp)
+  //===--------------------------------------------------------------------===//
+  /// Makes argument `argNo` of `func` the launch argument of symbol `sym`
+  /// (`tile.symbol`); a 64-bit one (`T.dynamic("n", "int64")`) is marked
+  /// `tile.symbol_bits = 64` and makes the kernel 64-bit.
+  void setSymbolArg(mlir::func::FuncOp func, unsigned argNo,
+                    const sema::SymbolObject &sym);
+  /// Makes `func`'s kernels 64-bit under -findex-bits=auto, for `why`
+  /// (`tile.wide_index`; the first reason is kept). Under -findex-bits=32
+  /// the callers report a located error instead.
+  void requireWideIndex(mlir::func::FuncOp func, llvm::StringRef why);
+  /// A run-time loop bound that a 32-bit loop index would truncate (an
+  /// int64 or uint32 value: `T.serial(L[0])` with L[0] = 2^32 + 5 ran five
+  /// times) makes the kernel 64-bit; a located error under -findex-bits=32.
+  mlir::LogicalResult noteLoopBound(mlir::Value bound, llvm::SMRange range);
+  /// Launch-header checks that a tensor with a 64-bit T.dynamic dimension
+  /// has at most kMaxElements64 elements; true when `shape` has one.
+  bool addWideTensorChecks(mlir::func::FuncOp func,
+                           llvm::ArrayRef<Value> shape);
+
+  //===--------------------------------------------------------------------===//
   // Expressions (Expressions.cpp)
   //===--------------------------------------------------------------------===//
   mlir::FailureOr<Value> eval(const ast::Expr &e, Frame &frame);

@@ -239,6 +239,11 @@ FailureOr<mlir::Value> Elaborator::toIR(const Value &v, Type type,
                        s->getRuntime().dtype.name() + "`");
       return failure();
     }
+    // An unsigned value zero-extends: uint32 3e9 (or uint8 200) sign-
+    // extended to a negative index ran a loop 0 times.
+    DType from = s->getRuntime().dtype;
+    if (from.isInteger() && !from.isSigned() && !from.isBool())
+      return arith::IndexCastUIOp::create(builder, l, type, x).getResult();
     return arith::IndexCastOp::create(builder, l, type, x).getResult();
   }
   std::optional<DType> to = dtypeOf(type);

@@ -119,6 +119,9 @@ void Elaborator::addLaunchCheck(func::FuncOp func, llvm::StringRef symbol,
 
 void Elaborator::addTensorSizeChecks(func::FuncOp func,
                                      llvm::ArrayRef<Value> shape) {
+  // A 64-bit symbol makes the kernel 64-bit: its checks are of 2^59.
+  if (addWideTensorChecks(func, shape))
+    return;
   int64_t statics = 1;
   SmallVector<std::string> symbols;
   for (const Value &d : shape) {
@@ -197,6 +200,14 @@ void Elaborator::decideIndexWidths() {
       names.push_back(name ? name.str() : "arg" + std::to_string(k));
     }
     IndexWidthDecision d = decideIndexWidth(tensors, names, options.indexBits);
+    // A 64-bit symbol or loop bound (WideIndex.cpp; never under
+    // -findex-bits=32, which reported them).
+    if (auto why = func->getAttrOfType<StringAttr>("tile.wide_index");
+        why && d.bits == 32) {
+      d.bits = 64;
+      d.reason = why.str();
+      d.needsLaunchChecks = false;
+    }
     func->setAttr("tile.index_bits", builder.getI64IntegerAttr(d.bits));
     auto checks = func->getAttrOfType<ArrayAttr>("tile.checks");
     if (d.bits != 64 || !checks)

@@ -533,6 +533,12 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         error((*b)[1]->range, "a runtime dimension must have an integer dtype");
         return failure();
       }
+      if (d->bits() == 64 && options.indexBits == IndexBits::Bits32) {
+        error((*b)[1]->range,
+              "a 64-bit T.dynamic size needs 64-bit index arithmetic, which "
+              "-findex-bits=32 rules out");
+        return failure();
+      }
       sym->dtype = *d;
     }
     return Value::symbol(sym);

@@ -32,6 +32,10 @@ std::string padded(std::string text, size_t width) {
   return text;
 }
 
+/// A 64-bit T.dynamic size (`T.dynamic("n", "int64")`): in [1, 2^59] and
+/// an int64 on the device; other symbols are in [1, INT32_MAX] and int32.
+static bool wideSymbol(const Param &param) { return param.dtype == "int64"; }
+
 std::string hostType(const Param &param, const Api &api) {
   switch (param.kind) {
   case Param::Kind::Tensor:
@@ -121,7 +125,8 @@ std::string tileType(const Param &param) {
   case Param::Kind::Scalar:
     return "T." + param.dtype;
   case Param::Kind::Symbol:
-    return "T.dynamic(\"" + param.name + "\")";
+    return "T.dynamic(\"" + param.name + "\"" +
+           (wideSymbol(param) ? ", \"int64\")" : ")");
   }
   return "";
 }
@@ -227,7 +232,9 @@ void writeFunctionDoc(Writer &w, const Function &function,
         what += ", " + std::to_string(param.alignment) + "-byte aligned";
       break;
     case Param::Kind::Symbol:
-      what = "1 <= " + names.cNames[p] + " <= INT32_MAX; int32 on the device";
+      what = wideSymbol(param)
+                 ? "1 <= " + names.cNames[p] + " <= 2^59; int64 on the device"
+                 : "1 <= " + names.cNames[p] + " <= INT32_MAX; int32 on the device";
       break;
     case Param::Kind::Scalar: {
       const DTypeInfo *info = lookupDType(param.dtype);
@@ -324,10 +331,12 @@ void writeArgumentChecks(Writer &w, const Function &function,
                            ")"}));
       }
     } else if (param.kind == Param::Kind::Symbol) {
-      w.line("if (" + name + " < 1 || " + name + " > INT32_MAX)");
+      bool wide = wideSymbol(param);
+      w.line("if (" + name + " < 1 || " + name + " > " +
+             (wide ? "576460752303423488LL" : "INT32_MAX") + ")");
       w.line("  " + rejectStatement(api, function,
-                                    "argument `" + name +
-                                        "` is %lld, outside [1, INT32_MAX]",
+                                    "argument `" + name + "` is %lld, outside [1, " +
+                                        (wide ? "2^59" : "INT32_MAX") + "]",
                                     {"static_cast<long long>(" + name + ")"}));
     }
   }
@@ -423,7 +432,8 @@ void writeDeviceValues(Writer &w, const Function &function,
       continue;
     if (param.kind == Param::Kind::Symbol) {
       section();
-      w.line("std::int32_t tilec_p_" + name + " = static_cast<std::int32_t>(" +
+      std::string type = wideSymbol(param) ? "std::int64_t" : "std::int32_t";
+      w.line(type + " tilec_p_" + name + " = static_cast<" + type + ">(" +
              name + ");");
     } else if (param.kind == Param::Kind::Scalar) {
       const DTypeInfo *info = lookupDType(param.dtype);

@@ -138,9 +138,10 @@ std::string checkFunction(const Function &function, Flavor flavor) {
     if (param.kind == Param::Kind::Symbol) {
       if (!isIdentifier(param.name))
         return "symbol `" + param.name + "` is not an identifier";
-      if (!param.dtype.empty() && canonicalDType(param.dtype) != "int32")
+      if (!param.dtype.empty() && canonicalDType(param.dtype) != "int32" &&
+          canonicalDType(param.dtype) != "int64")
         return "symbol `" + param.name + "` has dtype `" + param.dtype +
-               "`; symbols are int32";
+               "`; symbols are int32 or int64";
       symbols.insert(param.name);
     }
   }

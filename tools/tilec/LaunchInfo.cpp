@@ -94,7 +94,7 @@ LogicalResult collectLaunchInfo(ModuleOp module,
         }
       } else if (symbol) {
         p.kind = header::Param::Kind::Symbol;
-        p.dtype = "int32";
+        p.dtype = func.getArgAttr(k, "tile.symbol_bits") ? "int64" : "int32";
       } else {
         p.kind = header::Param::Kind::Scalar;
         p.dtype = dtypeName(t);
