@@ -139,6 +139,14 @@ std::optional<Body> analyze(tile::ParallelOp loop, int64_t vec,
               "16-byte vectors";
         return std::nullopt;
       }
+      // The indices come from the top level: a slot's vector access is
+      // placed before the guards' arithmetic is cloned.
+      if (llvm::any_of(indices, [&](Value i) {
+            return ifOp->isAncestor(i.getParentBlock()->getParentOp());
+          })) {
+        why = "an index is computed under a bounds check";
+        return std::nullopt;
+      }
       if (!stepsWith(indices.back(), lastIv) ||
           llvm::any_of(indices.drop_back(),
                        [&](Value i) { return dependsOn(i, lastIv); })) {
