@@ -253,6 +253,7 @@ private:
       state.pinned = true;
       if (std::optional<int64_t> vec = stridedVec(attr)) {
         state.vec = *vec;
+        state.realign = stridedRealign(attr).value_or(0);
       } else {
         std::string error;
         std::optional<LinearLayout> linear =
