@@ -551,8 +551,8 @@ public:
       // A copy left in the body (a buffer tile-plan-pipeline took the ring
       // from) writes through the generic proxy after the fence above: each
       // wgmma then fences and publishes for itself.
-      bool copiedInBody =
-          llvm::any_of(loop.getBody()->without_terminator(), [&](Operation &op) {
+      bool copiedInBody = llvm::any_of(
+          loop.getBody()->without_terminator(), [&](Operation &op) {
             return isa<tile::CopyOp>(op) && !isProducer(op);
           });
       for (Operation &op : loop.getBody()->without_terminator()) {

@@ -133,8 +133,7 @@ std::optional<Body> analyze(tile::ParallelOp loop, int64_t vec,
       if (!isGlobalBuffer(buffer) || !type || !type.hasStaticShape() ||
           !type.getLayout().isIdentity() || indices.empty() ||
           !type.getElementType().isIntOrFloat() ||
-          std::max<int64_t>(1, type.getElementTypeBitWidth() / 8) * vec !=
-              16) {
+          std::max<int64_t>(1, type.getElementTypeBitWidth() / 8) * vec != 16) {
         why = "an access is not to a static global tensor of V-element "
               "16-byte vectors";
         return std::nullopt;
@@ -163,9 +162,9 @@ std::optional<Body> analyze(tile::ParallelOp loop, int64_t vec,
           isa<memref::LoadOp>(first)
               ? cast<memref::LoadOp>(first).getMemRef().getType()
               : cast<memref::StoreOp>(first).getMemRef().getType());
-      ValueRange firstIndices =
-          isa<memref::LoadOp>(first) ? cast<memref::LoadOp>(first).getIndices()
-                                     : cast<memref::StoreOp>(first).getIndices();
+      ValueRange firstIndices = isa<memref::LoadOp>(first)
+                                    ? cast<memref::LoadOp>(first).getIndices()
+                                    : cast<memref::StoreOp>(first).getIndices();
       if (!llvm::equal(indices, firstIndices) ||
           type.getShape().drop_front() != other.getShape().drop_front()) {
         why = "the accesses do not share their indices and row shape";
@@ -231,8 +230,7 @@ FailureOr<bool> simt::lowerRealigned(KernelLowering &kernel,
   auto ivs = loop.getInductionVars();
   int64_t rowLength = extents.back();
   auto [refBuffer, refIndices] = reference(*body);
-  ArrayRef<int64_t> refShape =
-      cast<MemRefType>(refBuffer.getType()).getShape();
+  ArrayRef<int64_t> refShape = cast<MemRefType>(refBuffer.getType()).getShape();
 
   OpBuilder b(loop);
   Value tid = kernel.threadId();
@@ -312,9 +310,8 @@ FailureOr<bool> simt::lowerRealigned(KernelLowering &kernel,
 
   llvm::MaybeAlign align(16);
   // Every load of every slot (a vector, or each element under its guard),
-  // then the arithmetic, then the stores; the stores' ifs are returned.
+  // then the arithmetic, then the stores.
   auto emitSlots = [&](OpBuilder &sb, MutableArrayRef<Slot> slots) {
-    SmallVector<Operation *> stores;
     for (int phase = 0; phase < 3; ++phase)
       for (Slot &slot : slots)
         for (auto [g, guard] : llvm::enumerate(body->guards))
@@ -336,11 +333,10 @@ FailureOr<bool> simt::lowerRealigned(KernelLowering &kernel,
               SmallVector<Value> start;
               for (Value i : load.getIndices())
                 start.push_back(slot.clones[0].lookupOrDefault(i));
-              scf::YieldOp::create(
-                  tb, loc,
-                  Value(vector::LoadOp::create(tb, loc, vecType,
-                                               load.getMemRef(), start, false,
-                                               align)));
+              scf::YieldOp::create(tb, loc,
+                                   Value(vector::LoadOp::create(
+                                       tb, loc, vecType, load.getMemRef(),
+                                       start, false, align)));
               OpBuilder eb = OpBuilder::atBlockEnd(ifOp.elseBlock());
               SmallVector<Value> elements;
               for (auto [v, m] : llvm::enumerate(slot.clones)) {
@@ -350,18 +346,16 @@ FailureOr<bool> simt::lowerRealigned(KernelLowering &kernel,
                 SmallVector<Value> idx;
                 for (Value i : load.getIndices())
                   idx.push_back(m.lookupOrDefault(i));
-                scf::YieldOp::create(
-                    ob, loc,
-                    Value(memref::LoadOp::create(ob, loc, load.getMemRef(),
-                                                 idx)));
+                scf::YieldOp::create(ob, loc,
+                                     Value(memref::LoadOp::create(
+                                         ob, loc, load.getMemRef(), idx)));
                 ob = OpBuilder::atBlockEnd(one.elseBlock());
                 scf::YieldOp::create(ob, loc, zeroOf(ob, loc, elem));
                 elements.push_back(one.getResult(0));
               }
-              scf::YieldOp::create(
-                  eb, loc,
-                  Value(vector::FromElementsOp::create(eb, loc, vecType,
-                                                       elements)));
+              scf::YieldOp::create(eb, loc,
+                                   Value(vector::FromElementsOp::create(
+                                       eb, loc, vecType, elements)));
               for (auto [v, m] : llvm::enumerate(slot.clones))
                 m.map(load.getResult(),
                       vector::ExtractOp::create(sb, loc, ifOp.getResult(0),
@@ -392,10 +386,8 @@ FailureOr<bool> simt::lowerRealigned(KernelLowering &kernel,
                     ob, loc, m.lookupOrDefault(store.getValueToStore()),
                     store.getMemRef(), idx);
               }
-              stores.push_back(ifOp);
             }
           }
-    return stores;
   };
 
   if (steps <= limit) {
