@@ -41,6 +41,7 @@
 
 #include "GemmLayouts.h"
 #include "SIMTLayout.h"
+#include "SIMTLowering.h"
 
 #include "tilec/Dialect/TileOps.h"
 #include "tilec/Passes/Passes.h"
@@ -111,6 +112,9 @@ struct LoopState {
   SmallVector<Access> accesses; // fragment loads and stores
   std::optional<Layout> layout;
   int64_t vec = 0;
+  /// With a strided `vec` shrunk by an odd row stride: the vector width
+  /// whose rows the lowering realigns at run time (0: none).
+  int64_t realign = 0;
   /// The fragment whose layout the loop took; null for its own.
   Value source;
   bool pinned = false;
@@ -147,8 +151,10 @@ public:
         break;
     }
     for (LoopState &loop : loops)
-      if (!loop.layout && !loop.vec)
+      if (!loop.layout && !loop.vec) {
         loop.vec = stridedVecFor(loop.op);
+        loop.realign = realignFor(loop.op, loop.vec);
+      }
     if (failed(check()))
       return failure();
     record();
@@ -247,6 +253,7 @@ private:
       state.pinned = true;
       if (std::optional<int64_t> vec = stridedVec(attr)) {
         state.vec = *vec;
+        state.realign = stridedRealign(attr).value_or(0);
       } else {
         std::string error;
         std::optional<LinearLayout> linear =
@@ -601,6 +608,19 @@ private:
     return std::max<int64_t>(vec, 1);
   }
 
+  /// A loop whose vectors shrank below a 16-byte access because a row
+  /// stride is odd gets them back where every access shares the rows'
+  /// misalignment: `realign` = the unshrunk width (RealignedLoops.cpp).
+  int64_t realignFor(tile::ParallelOp loop, int64_t vec) {
+    LoopState probe;
+    probe.op = loop;
+    int64_t bytes = widestElement(probe);
+    int64_t full = chooseVec(bytes, loop.getExtents(), threads);
+    if (full <= vec || full * bytes != 16 || !simt::realignable(loop, full))
+      return 0;
+    return full;
+  }
+
   /// The largest power of two (up to 16) dividing every row stride of
   /// `type`; 1 when one is not static.
   static int64_t rowAlignment(MemRefType type) {
@@ -753,11 +773,15 @@ private:
     for (LoopState &loop : loops) {
       if (loop.layout)
         loop.op.setLoopLayoutAttr(layoutToAttr(ctx, loop.layout->linear()));
-      else
-        loop.op.setLoopLayoutAttr(DictionaryAttr::get(
-            ctx, {NamedAttribute(
-                     StringAttr::get(ctx, kVecKey),
-                     IntegerAttr::get(IntegerType::get(ctx, 64), loop.vec))}));
+      else {
+        auto i64 = IntegerType::get(ctx, 64);
+        SmallVector<NamedAttribute> keys{NamedAttribute(
+            StringAttr::get(ctx, kVecKey), IntegerAttr::get(i64, loop.vec))};
+        if (loop.realign)
+          keys.push_back(NamedAttribute(StringAttr::get(ctx, kRealignKey),
+                                        IntegerAttr::get(i64, loop.realign)));
+        loop.op.setLoopLayoutAttr(DictionaryAttr::get(ctx, keys));
+      }
     }
   }
 

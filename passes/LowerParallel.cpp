@@ -529,6 +529,13 @@ LogicalResult simt::lowerParallel(KernelLowering &kernel,
   if (!attr)
     return loop.emitError(
         "T.Parallel loop has no loop_layout; run tile-infer-layouts first");
+  if (std::optional<int64_t> realign = stridedRealign(attr)) {
+    FailureOr<bool> done = lowerRealigned(kernel, loop, *realign);
+    if (failed(done))
+      return failure();
+    if (*done)
+      return success();
+  }
   if (std::optional<int64_t> vec = stridedVec(attr))
     return lowerStrided(kernel, loop, *vec);
   std::string error;

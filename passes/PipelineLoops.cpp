@@ -548,6 +548,13 @@ public:
             return orderOf(op) > firstCopy;
         return true;
       };
+      // A copy left in the body (a buffer tile-plan-pipeline took the ring
+      // from) writes through the generic proxy after the fence above: each
+      // wgmma then fences and publishes for itself.
+      bool copiedInBody = llvm::any_of(
+          loop.getBody()->without_terminator(), [&](Operation &op) {
+            return isa<tile::CopyOp>(op) && !isProducer(op);
+          });
       for (Operation &op : loop.getBody()->without_terminator()) {
         if (isProducer(op) || (!keepBarriers && isa<tile::BarrierOp>(op)))
           continue;
@@ -557,7 +564,7 @@ public:
           if (failed(simt::emitGemm(kernel, lb2, gemmOp,
                                     slot(gemmOp.getA(), stage),
                                     slot(gemmOp.getB(), stage),
-                                    /*asyncFenced=*/wgmma)))
+                                    /*asyncFenced=*/wgmma && !copiedInBody)))
             return failure();
           continue;
         }

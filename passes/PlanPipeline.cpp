@@ -13,9 +13,10 @@
 // lose their ring (one stage: their copies run synchronously in the body,
 // before the ops that read them) until the others fit in two stages or
 // more; the located warning says which buffers stay rings, in how many
-// stages, and which are copied without one. Not for wgmma loops: their
-// plain schedule fences the async proxy once per iteration, before the
-// copies a synchronous copy would follow.
+// stages, and which are copied without one. In a wgmma loop the copies
+// left in the body write through the generic proxy after the schedule's
+// once-per-iteration fence, so the lowering (PipelineLoops.cpp) fences
+// before each wgmma of such a loop.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,13 +108,6 @@ std::string names(ArrayRef<tile::AllocOp> buffers) {
 FailureOr<bool> degrade(tile::PipelinedOp loop, int64_t maxShared) {
   auto kernel = loop->getParentOfType<tile::KernelOp>();
   if (!kernel)
-    return false;
-  bool wgmma = false;
-  loop.walk([&](tile::GemmOp g) {
-    tile::MmaAttr mma = gemm::readMma(g);
-    wgmma |= mma && mma.getKind() == tile::MmaKind::wgmma;
-  });
-  if (wgmma)
     return false;
   llvm::DenseMap<Operation *, Attribute> before;
   kernel.walk([&](tile::AllocOp alloc) {

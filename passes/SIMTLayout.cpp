@@ -112,12 +112,22 @@ std::optional<LinearLayout> simt::layoutFromAttr(Attribute attr,
 
 std::optional<int64_t> simt::stridedVec(Attribute attr) {
   auto dict = dyn_cast_or_null<DictionaryAttr>(attr);
-  if (!dict || dict.size() != 1)
+  if (!dict || dict.size() != (dict.get(kRealignKey) ? 2 : 1))
     return std::nullopt;
   auto vec = dyn_cast_or_null<IntegerAttr>(dict.get(kVecKey));
   if (!vec || vec.getInt() < 1)
     return std::nullopt;
   return vec.getInt();
+}
+
+std::optional<int64_t> simt::stridedRealign(Attribute attr) {
+  if (!stridedVec(attr))
+    return std::nullopt;
+  auto width = dyn_cast_or_null<IntegerAttr>(
+      cast<DictionaryAttr>(attr).get(kRealignKey));
+  if (!width || width.getInt() < 2 || !llvm::isPowerOf2_64(width.getInt()))
+    return std::nullopt;
+  return width.getInt();
 }
 
 //===----------------------------------------------------------------------===//

@@ -40,6 +40,11 @@ inline constexpr llvm::StringLiteral kLayoutAttr = "layout";
 inline constexpr llvm::StringLiteral kLoopLayoutAttr = "loop_layout";
 /// Key of a strided loop layout: `{vec = N}`.
 inline constexpr llvm::StringLiteral kVecKey = "vec";
+/// Optional key of a strided loop layout, `{vec = 1, realign = V}`: rows
+/// whose stride is not a multiple of V elements run as V-element vectors
+/// cut at the rows' 16-byte boundaries, found at run time
+/// (RealignedLoops.cpp).
+inline constexpr llvm::StringLiteral kRealignKey = "realign";
 
 /// The dictionary form of `layout` (inputs register, lane, warp; outputs
 /// dim0..dimN-1): `{lane = [array<i32: ...>, ...], register = [...], warp =
@@ -55,6 +60,8 @@ std::optional<LinearLayout> layoutFromAttr(mlir::Attribute attr,
 
 /// `{vec = N}` of a strided loop, or nullopt if `attr` is not one.
 std::optional<int64_t> stridedVec(mlir::Attribute attr);
+/// The `realign` width of a strided loop layout, or nullopt.
+std::optional<int64_t> stridedRealign(mlir::Attribute attr);
 
 /// A validated (register, lane, warp) -> tile layout with lookup tables.
 class Layout {

@@ -152,6 +152,16 @@ void formRowVectors(llvm::ArrayRef<mlir::Operation *> body,
                     mlir::Block *parallelBody, mlir::Value lastIv,
                     llvm::ArrayRef<mlir::IRMapping> clones);
 
+/// Whether the strided T.Parallel loop `loop` can run as `vec`-element
+/// vectors cut at its rows' 16-byte boundaries (RealignedLoops.cpp): a
+/// body of bounds checks over global loads, arithmetic and stores, every
+/// access at the same indices, stepping along the rows.
+bool realignable(tile::ParallelOp loop, int64_t vec);
+/// Lowers such a loop so; false (nothing changed) where its threads do not
+/// divide it into whole vectors.
+mlir::FailureOr<bool> lowerRealigned(KernelLowering &kernel,
+                                     tile::ParallelOp loop, int64_t vec);
+
 /// The threads of the block that run an op: [begin, begin + count).
 struct ThreadSpan {
   int64_t begin = 0;

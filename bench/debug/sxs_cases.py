@@ -25,6 +25,15 @@ CASES = [
      dict(MB, work="3*A[0]*A[1]*2", ref="guarded_add", tol=1e-2)),
     ("guarded_4096x1024", "ho:simt2_guard.tile", "guarded_add", {"M": 4096, "N": 1024}, ["C"],
      dict(MB, work="3*A[0]*A[1]*2", ref="guarded_add", tol=1e-2)),
+    # Odd row strides (simt4: realigned 16-byte vectors): both sizes odd,
+    # a small instance, fp32 (4-element vectors).
+    ("guarded_4097x999", "ho:simt2_guard.tile", "guarded_add", {"M": 4097, "N": 999}, ["C"],
+     dict(MB, work="3*A[0]*A[1]*2", ref="guarded_add", tol=1e-2)),
+    ("guarded_1001x1001", "ho:simt2_guard.tile", "guarded_add", {"M": 1001, "N": 1001}, ["C"],
+     dict(MB, work="3*A[0]*A[1]*2", ref="guarded_add", tol=1e-2)),
+    ("guarded_4099x1001_f32", "ho:simt2_guard.tile", "guarded_add",
+     {"M": 4099, "N": 1001, "dtype": "float32"}, ["C"],
+     dict(MB, work="3*A[0]*A[1]*4", ref="guarded_add", tol=1e-5)),
     # T.cumsum over fragments (prefix and suffix sums of each row).
     ("cumsum_4096x64", "ex:cumsum.tile", "cumsum", {}, ["Z"],
      dict(MB, work="3*X[0]*X[1]*4", tl_returns=True, ref="cumsum", tol=1e-5)),
