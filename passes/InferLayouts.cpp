@@ -104,6 +104,10 @@ struct FragState {
   /// The op whose constraint decided the layout, and how.
   Operation *origin = nullptr;
   std::string how;
+  /// Read or written element by element outside any T.Parallel loop (a
+  /// "floating" access in TileLang's layout inference): unless pinned, the
+  /// fragment is fully replicated, every thread holding every element.
+  bool floating = false;
 };
 
 struct LoopState {
@@ -182,7 +186,51 @@ private:
         order.push_back(op);
       return WalkResult::advance();
     });
-    return failure(walk.wasInterrupted());
+    if (walk.wasInterrupted())
+      return failure();
+    return replicateFloating();
+  }
+
+  /// TileLang gives a fragment that serial code reads or writes element by
+  /// element (`if block_mask[k]:`, `m_prev = m_cur[0]`) a fully replicated
+  /// layout before anything else is inferred, unless a layout is
+  /// annotated: every thread runs that code, so every thread needs its own
+  /// copy of every element. The other ops then adapt to it.
+  LogicalResult replicateFloating() {
+    llvm::MapVector<Value, Operation *> first;
+    kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<tile::ParallelOp>(op))
+        return WalkResult::skip();
+      Value memref;
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        memref = load.getMemRef();
+      else if (auto store = dyn_cast<memref::StoreOp>(op))
+        memref = store.getMemRef();
+      if (memref && frags.count(memref))
+        first.insert({memref, op});
+      return WalkResult::advance();
+    });
+    for (auto [buffer, access] : first) {
+      FragState &frag = frags[buffer];
+      frag.floating = true;
+      if (frag.layout)
+        continue; // pinned: tile-lower-simt checks each access
+      auto type = cast<MemRefType>(buffer.getType());
+      std::string error;
+      std::optional<LinearLayout> linear =
+          makeReplicated(type.getShape(), threads, warpSize, error);
+      if (!linear)
+        return access->emitError()
+               << "fragment `" << name(buffer)
+               << "` is accessed element by element outside a T.Parallel "
+                  "loop, so every thread holds all of it, but it cannot be "
+                  "replicated: "
+               << error;
+      if (failed(decide(buffer, *linear, access,
+                        "its access outside T.Parallel (replicated)")))
+        return failure();
+    }
+    return success();
   }
 
   LogicalResult addFragment(tile::AllocOp alloc) {
@@ -435,6 +483,11 @@ private:
           std::optional<SmallVector<int>> dims = coveredDims(access, loop.op);
           if (!frag->layout || !dims)
             continue;
+          // A replicated fragment leads the loop only where the loop writes
+          // it (every thread must then run every iteration); read, it is
+          // held wherever the loop's other fragments put an iteration.
+          if (frag->floating && !storesTo(loop, access.buffer))
+            continue;
           bool full = access.indices.size() == loop.op.getExtents().size();
           int64_t size = frag->layout->numElements();
           if (!best || (full && !bestFull) ||
@@ -648,6 +701,20 @@ private:
       for (const Access &access : loop.accesses) {
         FragState *frag = state(access.buffer);
         std::string why;
+        if (frag->floating && isa<memref::StoreOp>(access.op) &&
+            !runsEverywhere(*loop.layout)) {
+          InFlightDiagnostic diag = loop.op.emitError();
+          diag << "this T.Parallel loop writes fragment `"
+               << name(access.buffer)
+               << "`, which is also accessed outside T.Parallel loops and so "
+                  "held by every thread, but the loop spreads its iterations "
+                  "over the threads: the other threads' copies would go "
+                  "stale";
+          diag.attachNote(access.op->getLoc()) << "the write";
+          diag.attachNote(frag->origin->getLoc())
+              << "`" << name(access.buffer) << "` got its layout here";
+          return failure();
+        }
         if (resolves(loop, access, *frag->layout, why))
           continue;
         InFlightDiagnostic diag = loop.op.emitError();
@@ -681,6 +748,8 @@ private:
         return reduce.emitError("the SIMT lowering reduces fragments into "
                                 "fragments only");
       std::string why;
+      if (dst->floating && failed(checkReplicatedOutput(reduce, *src, *dst)))
+        return failure();
       if (resolveProjection(*src->layout, reducedDims(reduce), *dst->layout,
                             why))
         continue;
@@ -697,6 +766,44 @@ private:
       return failure();
     }
     return success();
+  }
+
+  /// Every thread runs every iteration of a loop laid out by `layout`.
+  static bool runsEverywhere(const Layout &layout) {
+    return layout.numRegisters() == layout.numElements() &&
+           layout.replicaThreadMask() ==
+               (int64_t(1) << layout.threadBases().size()) - 1;
+  }
+
+  static bool storesTo(const LoopState &loop, Value buffer) {
+    return llvm::any_of(loop.accesses, [&](const Access &access) {
+      return access.buffer == buffer && isa<memref::StoreOp>(access.op);
+    });
+  }
+
+  /// A reduction into a fragment that serial code reads leaves the result
+  /// in every thread only when the reduction spans the threads that hold
+  /// the other output elements (a whole-tile reduction into `(1,)`).
+  LogicalResult checkReplicatedOutput(tile::ReduceOp reduce, FragState &src,
+                                      FragState &dst) {
+    auto dstType = cast<MemRefType>(reduce.getDst().getType());
+    std::string error;
+    std::optional<LinearLayout> linear = selectDims(
+        *src.layout, reducedDims(reduce), dstType.getShape(), error);
+    std::optional<Layout> derived;
+    if (linear)
+      derived = Layout::get(*linear, dstType.getShape(), error);
+    if (derived && runsEverywhere(*derived))
+      return success();
+    InFlightDiagnostic diag = reduce.emitError();
+    diag << "the output `" << name(reduce.getDst())
+         << "` of this reduction is accessed outside T.Parallel loops, so "
+            "every thread must hold all of it, but the reduction leaves "
+            "each output element only in the threads that hold its row of `"
+         << name(reduce.getSrc()) << "`";
+    diag.attachNote(dst.origin->getLoc())
+        << "`" << name(reduce.getDst()) << "` got its layout here";
+    return failure();
   }
 
   /// resolveRegisters for every value combination of the inner loops
