@@ -458,7 +458,11 @@ private:
         FragState *dst = state(copy.getDst());
         if (!src || !dst || src->layout.has_value() == dst->layout.has_value())
           continue;
-        if (copy.getSrc().getType() != copy.getDst().getType())
+        // A copy between fragments of one shape passes the layout on even
+        // across element types (T.copy(y_f32, y_fp8) converts each
+        // register in place).
+        if (cast<MemRefType>(copy.getSrc().getType()).getShape() !=
+            cast<MemRefType>(copy.getDst().getType()).getShape())
           continue;
         FragState *from = src->layout ? src : dst;
         Value to = src->layout ? copy.getDst() : copy.getSrc();
