@@ -9,10 +9,14 @@
 //     their bodies), copies and reductions. A `layout` already on an alloc
 //     (T.gemm's accumulators, decided before this runs), or a
 //     tile.annotate_layout, pins that fragment; a `loop_layout` already on
-//     a loop pins the loop.
+//     a loop pins the loop. A fragment that serial code reads or writes
+//     element by element (outside every T.Parallel) and nothing pins is
+//     fully replicated (TileLang's floating buffers): every thread holds
+//     element e in register e.
 //  2. Strict propagation to a fixpoint, in program order: a reduction's
 //     output takes its input's layout with the reduced dimension
-//     collapsed; a fragment-to-fragment copy passes a layout on.
+//     collapsed; a fragment-to-fragment copy of one shape (any element
+//     types) passes a layout on.
 //  3. Loops (one sweep in program order, then back to 2 if anything
 //     changed): a loop takes the layout of the largest fragment it indexes
 //     with all of its induction variables (a permutation), and fragments
@@ -34,7 +38,9 @@
 //     register the same on every thread, by each thread that runs the
 //     iteration; every reduction's output must be held where its input is.
 //     A violation is an error on the loop naming both buffers and where
-//     their layouts came from.
+//     their layouts came from. A loop writing a replicated fragment must
+//     run every iteration on every thread, and a reduction into one must
+//     leave its result in every thread.
 // The choices are written as attributes; tile-lower-simt applies them.
 //
 //===----------------------------------------------------------------------===//
