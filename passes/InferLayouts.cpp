@@ -9,10 +9,14 @@
 //     their bodies), copies and reductions. A `layout` already on an alloc
 //     (T.gemm's accumulators, decided before this runs), or a
 //     tile.annotate_layout, pins that fragment; a `loop_layout` already on
-//     a loop pins the loop.
+//     a loop pins the loop. A fragment that serial code reads or writes
+//     element by element (outside every T.Parallel) and nothing pins is
+//     fully replicated (TileLang's floating buffers): every thread holds
+//     element e in register e.
 //  2. Strict propagation to a fixpoint, in program order: a reduction's
 //     output takes its input's layout with the reduced dimension
-//     collapsed; a fragment-to-fragment copy passes a layout on.
+//     collapsed; a fragment-to-fragment copy of one shape (any element
+//     types) passes a layout on.
 //  3. Loops (one sweep in program order, then back to 2 if anything
 //     changed): a loop takes the layout of the largest fragment it indexes
 //     with all of its induction variables (a permutation), and fragments
@@ -34,7 +38,9 @@
 //     register the same on every thread, by each thread that runs the
 //     iteration; every reduction's output must be held where its input is.
 //     A violation is an error on the loop naming both buffers and where
-//     their layouts came from.
+//     their layouts came from. A loop writing a replicated fragment must
+//     run every iteration on every thread, and a reduction into one must
+//     leave its result in every thread.
 // The choices are written as attributes; tile-lower-simt applies them.
 //
 //===----------------------------------------------------------------------===//
@@ -105,6 +111,10 @@ struct FragState {
   /// The op whose constraint decided the layout, and how.
   Operation *origin = nullptr;
   std::string how;
+  /// Read or written element by element outside any T.Parallel loop (a
+  /// "floating" access in TileLang's layout inference): unless pinned, the
+  /// fragment is fully replicated, every thread holding every element.
+  bool floating = false;
 };
 
 struct LoopState {
@@ -188,7 +198,51 @@ private:
         order.push_back(op);
       return WalkResult::advance();
     });
-    return failure(walk.wasInterrupted());
+    if (walk.wasInterrupted())
+      return failure();
+    return replicateFloating();
+  }
+
+  /// TileLang gives a fragment that serial code reads or writes element by
+  /// element (`if block_mask[k]:`, `m_prev = m_cur[0]`) a fully replicated
+  /// layout before anything else is inferred, unless a layout is
+  /// annotated: every thread runs that code, so every thread needs its own
+  /// copy of every element. The other ops then adapt to it.
+  LogicalResult replicateFloating() {
+    llvm::MapVector<Value, Operation *> first;
+    kernel->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (isa<tile::ParallelOp>(op))
+        return WalkResult::skip();
+      Value memref;
+      if (auto load = dyn_cast<memref::LoadOp>(op))
+        memref = load.getMemRef();
+      else if (auto store = dyn_cast<memref::StoreOp>(op))
+        memref = store.getMemRef();
+      if (memref && frags.count(memref))
+        first.insert({memref, op});
+      return WalkResult::advance();
+    });
+    for (auto [buffer, access] : first) {
+      FragState &frag = frags[buffer];
+      frag.floating = true;
+      if (frag.layout)
+        continue; // pinned: tile-lower-simt checks each access
+      auto type = cast<MemRefType>(buffer.getType());
+      std::string error;
+      std::optional<LinearLayout> linear =
+          makeReplicated(type.getShape(), threads, warpSize, error);
+      if (!linear)
+        return access->emitError()
+               << "fragment `" << name(buffer)
+               << "` is accessed element by element outside a T.Parallel "
+                  "loop, so every thread holds all of it, but it cannot be "
+                  "replicated: "
+               << error;
+      if (failed(decide(buffer, *linear, access,
+                        "its access outside T.Parallel (replicated)")))
+        return failure();
+    }
+    return success();
   }
 
   LogicalResult addFragment(tile::AllocOp alloc) {
@@ -417,7 +471,11 @@ private:
         FragState *dst = state(copy.getDst());
         if (!src || !dst || src->layout.has_value() == dst->layout.has_value())
           continue;
-        if (copy.getSrc().getType() != copy.getDst().getType())
+        // A copy between fragments of one shape passes the layout on even
+        // across element types (T.copy(y_f32, y_fp8) converts each
+        // register in place).
+        if (cast<MemRefType>(copy.getSrc().getType()).getShape() !=
+            cast<MemRefType>(copy.getDst().getType()).getShape())
           continue;
         FragState *from = src->layout ? src : dst;
         Value to = src->layout ? copy.getDst() : copy.getSrc();
@@ -441,6 +499,11 @@ private:
           FragState *frag = state(access.buffer);
           std::optional<SmallVector<int>> dims = coveredDims(access, loop.op);
           if (!frag->layout || !dims)
+            continue;
+          // A replicated fragment leads the loop only where the loop writes
+          // it (every thread must then run every iteration); read, it is
+          // held wherever the loop's other fragments put an iteration.
+          if (frag->floating && !storesTo(loop, access.buffer))
             continue;
           bool full = access.indices.size() == loop.op.getExtents().size();
           int64_t size = frag->layout->numElements();
@@ -668,6 +731,20 @@ private:
       for (const Access &access : loop.accesses) {
         FragState *frag = state(access.buffer);
         std::string why;
+        if (frag->floating && isa<memref::StoreOp>(access.op) &&
+            !runsEverywhere(*loop.layout)) {
+          InFlightDiagnostic diag = loop.op.emitError();
+          diag << "this T.Parallel loop writes fragment `"
+               << name(access.buffer)
+               << "`, which is also accessed outside T.Parallel loops and so "
+                  "held by every thread, but the loop spreads its iterations "
+                  "over the threads: the other threads' copies would go "
+                  "stale";
+          diag.attachNote(access.op->getLoc()) << "the write";
+          diag.attachNote(frag->origin->getLoc())
+              << "`" << name(access.buffer) << "` got its layout here";
+          return failure();
+        }
         if (resolves(loop, access, *frag->layout, why))
           continue;
         InFlightDiagnostic diag = loop.op.emitError();
@@ -701,6 +778,8 @@ private:
         return reduce.emitError("the SIMT lowering reduces fragments into "
                                 "fragments only");
       std::string why;
+      if (dst->floating && failed(checkReplicatedOutput(reduce, *src, *dst)))
+        return failure();
       if (resolveProjection(*src->layout, reducedDims(reduce), *dst->layout,
                             why))
         continue;
@@ -717,6 +796,44 @@ private:
       return failure();
     }
     return success();
+  }
+
+  /// Every thread runs every iteration of a loop laid out by `layout`.
+  static bool runsEverywhere(const Layout &layout) {
+    return layout.numRegisters() == layout.numElements() &&
+           layout.replicaThreadMask() ==
+               (int64_t(1) << layout.threadBases().size()) - 1;
+  }
+
+  static bool storesTo(const LoopState &loop, Value buffer) {
+    return llvm::any_of(loop.accesses, [&](const Access &access) {
+      return access.buffer == buffer && isa<memref::StoreOp>(access.op);
+    });
+  }
+
+  /// A reduction into a fragment that serial code reads leaves the result
+  /// in every thread only when the reduction spans the threads that hold
+  /// the other output elements (a whole-tile reduction into `(1,)`).
+  LogicalResult checkReplicatedOutput(tile::ReduceOp reduce, FragState &src,
+                                      FragState &dst) {
+    auto dstType = cast<MemRefType>(reduce.getDst().getType());
+    std::string error;
+    std::optional<LinearLayout> linear = selectDims(
+        *src.layout, reducedDims(reduce), dstType.getShape(), error);
+    std::optional<Layout> derived;
+    if (linear)
+      derived = Layout::get(*linear, dstType.getShape(), error);
+    if (derived && runsEverywhere(*derived))
+      return success();
+    InFlightDiagnostic diag = reduce.emitError();
+    diag << "the output `" << name(reduce.getDst())
+         << "` of this reduction is accessed outside T.Parallel loops, so "
+            "every thread must hold all of it, but the reduction leaves "
+            "each output element only in the threads that hold its row of `"
+         << name(reduce.getSrc()) << "`";
+    diag.attachNote(dst.origin->getLoc())
+        << "`" << name(reduce.getDst()) << "` got its layout here";
+    return failure();
   }
 
   /// resolveRegisters for every value combination of the inner loops

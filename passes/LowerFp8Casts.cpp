@@ -98,8 +98,17 @@ struct TileLowerFp8Casts
     tilec::tile::TargetAttr target = tilec::tile::lookupTarget(getOperation());
     const tilec::TargetInfo *info =
         target ? tilec::TargetInfo::lookup(target.getChip()) : nullptr;
-    if (!info || !info->isNVIDIA())
+    if (!info)
       return;
+    // Without this error the conversion reached LLVM IR translation, which
+    // fails with no location.
+    if (!info->isNVIDIA()) {
+      casts.front()->emitError()
+          << "converting to or from float8 (OCP e4m3 / e5m2) is not "
+             "supported on AMD chips yet ("
+          << info->chip() << ")";
+      return signalPassFailure();
+    }
     // The chips whose tensor cores take OCP fp8 are the ones with its cvt.
     if (!info->hasMMA(tilec::MMAElementType::F8E4M3,
                       tilec::MMAElementType::F32)) {

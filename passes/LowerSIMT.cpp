@@ -440,7 +440,8 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
     if (failed(lowerParallel(kernel, loop)))
       return failure();
   if (failed(lowerCopiesAndFills(kernel)) || failed(lowerReductions(kernel)) ||
-      failed(lowerScans(kernel, target)) || failed(lowerMisc(kernel)))
+      failed(lowerScans(kernel, target)) || failed(lowerMisc(kernel)) ||
+      failed(lowerFloatingAccesses(kernel)))
     return failure();
   for (auto &[allocOp, frag] : kernel.fragments()) {
     Operation *alloc = allocOp.getOperation();

@@ -260,6 +260,18 @@ int64_t Layout::replicaThreadMask() const {
   return mask;
 }
 
+bool Layout::isReplicatedInOrder() const {
+  if (numRegisters() != numElements())
+    return false;
+  for (int64_t t = 0; t < numThreads(); ++t)
+    if (threadFlats[t] != 0)
+      return false;
+  for (int64_t r = 0; r < numRegisters(); ++r)
+    if (regFlats[r] != uint64_t(r))
+      return false;
+  return true;
+}
+
 int64_t Layout::contiguousRegisters() const {
   int64_t inner = tileShape.empty() ? 1 : tileShape.back();
   int64_t count = 1;
@@ -289,6 +301,47 @@ std::optional<LinearLayout> simt::makeBlocked(ArrayRef<int64_t> shape,
     return std::nullopt;
   }
   return *layout;
+}
+
+std::optional<LinearLayout> simt::makeReplicated(ArrayRef<int64_t> shape,
+                                                int64_t threads,
+                                                int64_t warpSize,
+                                                std::string &error) {
+  for (int64_t extent : shape)
+    if (!isPowerOfTwo(extent)) {
+      error = "the SIMT lowering needs power-of-two extents";
+      return std::nullopt;
+    }
+  if (!isPowerOfTwo(threads)) {
+    error = "the thread count is not a power of two";
+    return std::nullopt;
+  }
+  // Register bit i is flat bit i: the last dimension's bits first.
+  LinearLayout::InDim reg{kRegister.str(), {}};
+  for (size_t d = shape.size(); d-- > 0;)
+    for (int64_t bit = 1; bit < shape[d]; bit <<= 1) {
+      LinearLayout::Basis basis(shape.size(), 0);
+      basis[d] = int32_t(bit);
+      reg.bases.push_back(basis);
+    }
+  int64_t lanes = std::min(threads, warpSize);
+  auto zeros = [&](StringRef name, int64_t size) {
+    LinearLayout::InDim in{name.str(), {}};
+    for (int64_t n = 1; n < size; n <<= 1)
+      in.bases.push_back(LinearLayout::Basis(shape.size(), 0));
+    return in;
+  };
+  SmallVector<LinearLayout::NamedSize> outs;
+  for (auto [d, extent] : llvm::enumerate(shape))
+    outs.push_back({tensorDimName(d), int32_t(extent)});
+  llvm::Expected<LinearLayout> result = LinearLayout::create(
+      {std::move(reg), zeros(kLane, lanes), zeros(kWarp, threads / lanes)},
+      outs);
+  if (!result) {
+    error = llvm::toString(result.takeError());
+    return std::nullopt;
+  }
+  return *result;
 }
 
 std::optional<LinearLayout> simt::selectDims(const Layout &layout,

@@ -110,6 +110,11 @@ public:
   /// the same elements (replicas).
   int64_t replicaThreadMask() const;
 
+  /// Every thread holds every element, element e in register e (the form
+  /// makeReplicated builds), so an index computed at run time is the
+  /// register index.
+  bool isReplicatedInOrder() const;
+
   /// Number of low registers that hold consecutive elements of the last
   /// dimension (register r -> last coordinate r, other coordinates 0).
   int64_t contiguousRegisters() const;
@@ -133,6 +138,13 @@ private:
 std::optional<LinearLayout> makeBlocked(llvm::ArrayRef<int64_t> shape,
                                         int64_t vec, int64_t threads,
                                         int64_t warpSize, std::string &error);
+
+/// The fully replicated layout of a tile of `shape` (TileLang's
+/// Fragment::FullyReplicated): every one of `threads` threads holds every
+/// element, flat element e (row-major) in register e.
+std::optional<LinearLayout> makeReplicated(llvm::ArrayRef<int64_t> shape,
+                                           int64_t threads, int64_t warpSize,
+                                           std::string &error);
 
 /// The layout of a tile whose dimension d is dimension `dims[d]` of
 /// `layout`'s tile (other dimensions dropped), with `newShape` (an entry

@@ -203,6 +203,9 @@ mlir::LogicalResult lowerScans(KernelLowering &kernel,
 /// tile.barrier, tile.atomic_add, tile.print, tile.device_assert,
 /// tile.annotate_layout; unsupported ops get an error.
 mlir::LogicalResult lowerMisc(KernelLowering &kernel);
+/// Fragment element reads and writes left outside T.Parallel loops (serial
+/// code every thread runs) to register accesses (LowerFloating.cpp).
+mlir::LogicalResult lowerFloatingAccesses(KernelLowering &kernel);
 /// Local buffers to memref.alloca (after every other family, which tell
 /// local buffers apart by their memory space).
 mlir::LogicalResult lowerLocals(mlir::gpu::GPUFuncOp func);

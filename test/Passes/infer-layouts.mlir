@@ -334,3 +334,85 @@ func.func @serial_inner(%G: memref<64x4xf32>) attributes {tile.kernel} {
   }
   return
 }
+
+// -----
+
+// A fragment serial code reads element by element (a mask at a loop-carried
+// index) is fully replicated before anything else decides: every thread
+// holds element e in register e, lane and warp bases zero. The loop that
+// reads it takes the layout of `x`, not the replicated one, and the copy
+// into it follows the replicated layout.
+// CHECK-LABEL: func.func @floating_mask
+// CHECK: tile.alloc "mask" {layout = {lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], register = [array<i32: 1>, array<i32: 2>], warp = [array<i32: 0>]}}
+// CHECK: tile.alloc "x" {layout = {lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [], warp = [array<i32: 32>]}}
+// CHECK: tile.parallel ({{.*}}) in [64] attributes {loop_layout = {lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [], warp = [array<i32: 32>]}}
+func.func @floating_mask(%M: memref<4xi8>, %X: memref<64xf32>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %mask = tile.alloc "mask" : memref<4xi8, #tile.space<fragment>>
+    %x = tile.alloc "x" : memref<64xf32, #tile.space<fragment>>
+    tile.copy %M[%c0] [4] to %mask[%c0] [4] : memref<4xi8>, memref<4xi8, #tile.space<fragment>>
+    tile.copy %X[%c0] [64] to %x[%c0] [64] : memref<64xf32>, memref<64xf32, #tile.space<fragment>>
+    tile.for serial %k = %c0 to %c4 step %c1 {
+      %m = memref.load %mask[%k] : memref<4xi8, #tile.space<fragment>>
+      tile.parallel (%i) in [64] {
+        %v = memref.load %x[%i] : memref<64xf32, #tile.space<fragment>>
+        %w = memref.load %mask[%c0] : memref<4xi8, #tile.space<fragment>>
+        %f = arith.sitofp %w : i8 to f32
+        %s = arith.addf %v, %f : f32
+        memref.store %s, %x[%i] : memref<64xf32, #tile.space<fragment>>
+      }
+    }
+    tile.copy %x[%c0] [64] to %X[%c0] [64] : memref<64xf32, #tile.space<fragment>>, memref<64xf32>
+  }
+  return
+}
+
+// -----
+
+// A T.Parallel loop spread over the threads cannot write a replicated
+// fragment: the threads that skip an iteration would keep stale copies.
+func.func @floating_written_spread(%X: memref<64xf32>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %x = tile.alloc "x" : memref<64xf32, #tile.space<fragment>>
+    %r = tile.alloc "r" : memref<8xf32, #tile.space<fragment>>
+    tile.copy %X[%c0] [64] to %x[%c0] [64] : memref<64xf32>, memref<64xf32, #tile.space<fragment>>
+    // expected-error @below {{this T.Parallel loop writes fragment `r`, which is also accessed outside T.Parallel loops and so held by every thread, but the loop spreads its iterations over the threads: the other threads' copies would go stale}}
+    tile.parallel (%i, %j) in [8, 8] {
+      %c8 = arith.constant 8 : index
+      %k = arith.muli %i, %c8 : index
+      %n = arith.addi %k, %j : index
+      %v = memref.load %x[%n] : memref<64xf32, #tile.space<fragment>>
+      // expected-note @below {{the write}}
+      memref.store %v, %r[%i] : memref<8xf32, #tile.space<fragment>>
+    }
+    // expected-note @below {{`r` got its layout here}}
+    %s = memref.load %r[%c0] : memref<8xf32, #tile.space<fragment>>
+    memref.store %s, %X[%c0] : memref<64xf32>
+  }
+  return
+}
+
+// -----
+
+// A per-row reduction of rows laid out on different warps leaves each row
+// in its warp only; a serial read needs every thread to hold every row.
+func.func @floating_row_reduction(%X: memref<2x256xf32>, %Y: memref<2xf32>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  tile.kernel blocks(%bx) in (%c1) threads(64) {
+    %x = tile.alloc "x" {layout = {lane = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>, array<i32: 0, 128>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 4>], warp = [array<i32: 1, 0>]}} : memref<2x256xf32, #tile.space<fragment>>
+    %s = tile.alloc "s" : memref<2xf32, #tile.space<fragment>>
+    tile.copy %X[%c0, %c0] [2, 256] to %x[%c0, %c0] [2, 256] : memref<2x256xf32>, memref<2x256xf32, #tile.space<fragment>>
+    // expected-error @below {{the output `s` of this reduction is accessed outside T.Parallel loops, so every thread must hold all of it, but the reduction leaves each output element only in the threads that hold its row of `x`}}
+    tile.reduce sum %x -> %s dim(1) : memref<2x256xf32, #tile.space<fragment>> -> memref<2xf32, #tile.space<fragment>>
+    // expected-note @below {{`s` got its layout here}}
+    %v = memref.load %s[%c0] : memref<2xf32, #tile.space<fragment>>
+    memref.store %v, %Y[%c0] : memref<2xf32>
+  }
+  return
+}

@@ -44,3 +44,14 @@ module attributes {tile.target = #tile.target<"sm_80">} {
     return %a : f8E4M3FN
   }
 }
+
+// -----
+
+// AMD: a located error here, not a failed LLVM IR translation later.
+module attributes {tile.target = #tile.target<"gfx942">} {
+  func.func @on_gfx942(%y: f8E5M2) -> f32 {
+    // expected-error @below {{converting to or from float8 (OCP e4m3 / e5m2) is not supported on AMD chips yet (gfx942)}}
+    %a = arith.extf %y : f8E5M2 to f32
+    return %a : f32
+  }
+}

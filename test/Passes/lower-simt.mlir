@@ -279,8 +279,52 @@ gpu.module @m {
   gpu.func @outside_loop() kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
     %f = tile.alloc "f" {layout = {register = [], lane = [array<i32: 1>, array<i32: 2>], warp = []}} : memref<4xf32, #tile.space<fragment>>
     %c0 = arith.constant 0 : index
-    // expected-error @below {{fragment `f` is used by 'memref.load' outside a T.Parallel loop, copy, fill or reduction}}
+    // expected-error @below {{fragment `f` is read at [0] outside a T.Parallel loop, but its layout (decided by the ops that compute it) puts that element in some threads only}}
     %x = memref.load %f[%c0] : memref<4xf32, #tile.space<fragment>>
+    gpu.return
+  }
+}
+
+// -----
+
+// Serial code reads and writes a replicated fragment (every thread holds
+// element e in register e): a constant index is that register, an index
+// known at run time indexes the register array.
+// CHECK-LABEL: gpu.func @replicated_serial
+// CHECK: %[[REGS:.*]] = memref.alloca() : memref<4xf32>
+// CHECK: memref.store %{{.*}}, %[[REGS]][%c2{{.*}}] : memref<4xf32>
+// CHECK: scf.for %[[K:.*]] =
+// CHECK:   memref.load %[[REGS]][%[[K]]] : memref<4xf32>
+gpu.module @m {
+  gpu.func @replicated_serial(%out: memref<4xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %f = tile.alloc "f" {layout = {register = [array<i32: 1>, array<i32: 2>], lane = [array<i32: 0>, array<i32: 0>], warp = []}} : memref<4xf32, #tile.space<fragment>>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c2 = arith.constant 2 : index
+    %c4 = arith.constant 4 : index
+    %v = arith.constant 1.0 : f32
+    memref.store %v, %f[%c2] : memref<4xf32, #tile.space<fragment>>
+    scf.for %k = %c0 to %c4 step %c1 {
+      %x = memref.load %f[%k] : memref<4xf32, #tile.space<fragment>>
+      memref.store %x, %out[%k] : memref<4xf32>
+    }
+    gpu.return
+  }
+}
+
+// -----
+
+gpu.module @m {
+  gpu.func @spread_dynamic(%out: memref<4xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
+    %f = tile.alloc "f" {layout = {register = [], lane = [array<i32: 1>, array<i32: 2>], warp = []}} : memref<4xf32, #tile.space<fragment>>
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c4 = arith.constant 4 : index
+    scf.for %k = %c0 to %c4 step %c1 {
+      // expected-error @below {{fragment `f` is indexed outside a T.Parallel loop by a value known only at run time, but its layout (decided by the ops that compute it, e.g. a T.gemm) spreads it over the threads}}
+      %x = memref.load %f[%k] : memref<4xf32, #tile.space<fragment>>
+      memref.store %x, %out[%k] : memref<4xf32>
+    }
     gpu.return
   }
 }

@@ -45,6 +45,39 @@ configured with; else ptxas on PATH. The ROCm device libraries from
 --rocm-path, TILEC_ROCM_PATH, ROCM_PATH; else the configured folder.
 )";
 
+/// Brackets `(`/`[` opened and not yet closed in `text`, outside quotes.
+static int openBrackets(const std::string &text) {
+  int open = 0;
+  char quote = 0;
+  for (char c : text) {
+    if (quote)
+      quote = c == quote ? 0 : quote;
+    else if (c == '"' || c == '\'')
+      quote = c;
+    else if (c == '(' || c == '[')
+      ++open;
+    else if ((c == ')' || c == ']') && open > 0)
+      --open;
+  }
+  return open;
+}
+
+/// A -D value is a Python literal; one with brackets still open goes on in
+/// the next -D argument, joined with a space: a list written as TileLang's
+/// main() writes it, split at its spaces by a script that passes each word
+/// as its own -D (`-D sizes=[64, -D 128, -D 256]`).
+static std::vector<std::string>
+joinSplitDefines(const std::vector<std::string> &defines) {
+  std::vector<std::string> joined;
+  for (const std::string &def : defines) {
+    if (!joined.empty() && openBrackets(joined.back()) > 0)
+      joined.back() += " " + def;
+    else
+      joined.push_back(def);
+  }
+  return joined;
+}
+
 int main(int argc, char **argv) {
   // CLI11 only knows one-letter single-dash options; accept the compiler
   // spellings -MD/-MF/-MT by rewriting them to their long forms.
@@ -166,7 +199,7 @@ int main(int argc, char **argv) {
       return ExitUsageError;
     }
   }
-  for (const std::string &def : defines) {
+  for (const std::string &def : joinSplitDefines(defines)) {
     size_t eq = def.find('=');
     if (eq == std::string::npos || eq == 0) {
       std::cerr << "tilec: error: -D expects name=value, got '" << def
