@@ -368,6 +368,12 @@ LogicalResult simt::checkThreadGuards(KernelLowering &kernel,
                        partition.getThreads() == span->count &&
                        !isa<tile::ReduceOp, tile::ScanOp>(op) &&
                        fragmentsIn(kernel, op, partition);
+    if (partition && isa<tile::ReduceOp, tile::ScanOp>(op))
+      return op->emitError()
+             << "this " << describe(op) << " runs in a T.ws region (threads "
+             << rangeText(*span)
+             << "); reductions and scans in T.ws regions are not supported "
+                "yet (their scratch and barriers span the block)";
     if (!inPartition &&
         (isa<tile::ReduceOp, tile::GemmOp>(op) || touchesFragment(kernel, op)))
       return op->emitError()

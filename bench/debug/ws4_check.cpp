@@ -3,12 +3,14 @@
 // random float16 in [-1, 1], every element of C (float16) against a
 // float64 reference on the host, tolerance 2^-10 of |C| (the f16 store)
 // plus 1e-3 of sum_k |a b| (f32 accumulation). C starts as NaN, so an
-// element no thread wrote fails. Non-zero exit on any mismatch.
+// element no thread wrote fails; the ReLU case compares max(ref, 0).
+// Non-zero exit on any mismatch.
 #include "split.h"
 #include "split_edge.h"
 #include "tma_edge.h"
 #include "tma_p0.h"
 #include "tma_p1.h"
+#include "tma_relu.h"
 #include "tma_regs.h"
 
 #include <cmath>
@@ -48,7 +50,8 @@ bool allOk = true;
 
 using Launch = std::function<CUresult(CUdeviceptr, CUdeviceptr, CUdeviceptr)>;
 
-void check(const std::string &what, Launch launch, int M, int N, int K) {
+void check(const std::string &what, Launch launch, int M, int N, int K,
+           bool relu = false) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<std::uint16_t> a(size_t(M) * K), b(size_t(K) * N);
   for (auto &x : a)
@@ -84,6 +87,8 @@ void check(const std::string &what, Launch launch, int M, int N, int K) {
         ref += p;
         mag += std::fabs(p);
       }
+      if (relu)
+        ref = std::max(ref, 0.0);
       double got = fromHalf(c[size_t(i) * N + j]);
       double e = std::fabs(got - ref);
       double tol = std::ldexp(std::fabs(ref), -10) + 1e-3 * mag + 1e-6;
@@ -121,6 +126,8 @@ int main() {
   check("T.ws: TMA producer 0, consumer 1", L(ws4::tma_p0::ws_gemm), 256, 256, 512);
   check("T.ws: + T.set_max_nreg 240/24", L(ws4::tma_regs::ws_gemm), 256, 256, 512);
   check("T.ws: TMA, partial tiles", L(ws4::tma_edge::ws_gemm), 320, 192, 480);
+  check("T.ws: consumer 1, T.Parallel ReLU", L(ws4::tma_relu::ws_gemm), 256, 256, 512,
+        true);
   check("T.ws: two consumers, N halves", L(ws4::split::ws_gemm), 256, 256, 512);
   check("T.ws: two consumers, partial tiles", L(ws4::split_edge::ws_gemm), 320, 192, 480);
   return allOk ? 0 : 1;

@@ -9,6 +9,8 @@
 #   tma_p0    the roles swapped: the consumer is warpgroup 1
 #   tma_regs  tma_p1 with setmaxnreg (240 / 24)
 #   tma_edge  tma_p1 on M=320 N=192 K=480: partial tiles (TMA zero-fills)
+#   tma_relu  tma_p0 with max(C, 0) in a T.Parallel over warpgroup 1's
+#             accumulator
 #   split     two consumer warpgroups, one N half each, T.copy in T.ws
 #   split_edge split on M=320 N=192 K=480
 # Here (no GPU): NO_RUN=1 OUT=bench/.out bash bench/debug/ws4_check.sh
@@ -32,6 +34,7 @@ build tma_p1 -D producer=1
 build tma_p0 -D producer=0
 build tma_regs -D producer=1 -D regs=True
 build tma_edge -D producer=1 -D M=320 -D N=192 -D K=480
+build tma_relu -D producer=0 -D relu=True
 build split -D 'roles="split"'
 build split_edge -D 'roles="split"' -D M=320 -D N=192 -D K=480
 g++ -std=c++17 -O2 -Wall -I/usr/local/cuda/include -I"$out" \
