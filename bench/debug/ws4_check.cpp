@@ -5,6 +5,7 @@
 // plus 1e-3 of sum_k |a b| (f32 accumulation). C starts as NaN, so an
 // element no thread wrote fails; the ReLU case compares max(ref, 0).
 // Non-zero exit on any mismatch.
+#include "eager.h"
 #include "split.h"
 #include "split_edge.h"
 #include "tma_edge.h"
@@ -13,6 +14,7 @@
 #include "tma_relu.h"
 #include "tma_regs.h"
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -130,5 +132,13 @@ int main() {
         true);
   check("T.ws: two consumers, N halves", L(ws4::split::ws_gemm), 256, 256, 512);
   check("T.ws: two consumers, partial tiles", L(ws4::split_edge::ws_gemm), 320, 192, 480);
+  for (auto [m, n, k] : {std::array<int, 3>{512, 384, 1024},
+                         std::array<int, 3>{320, 192, 480}}) {
+    Launch eager = [m = m, n = n, k = k](CUdeviceptr a, CUdeviceptr b,
+                                         CUdeviceptr c) {
+      return ws4::eager::ws_gemm_eager(a, b, c, m, n, k, nullptr);
+    };
+    check("T.ws: eager, run-time sizes (T.const)", eager, m, n, k);
+  }
   return allOk ? 0 : 1;
 }
