@@ -160,28 +160,46 @@ Elaborator::callHopperPrimitive(StringRef name, CallArgs &args) {
     tile::FenceProxyAsyncOp::create(builder, loc(at));
     return R(Value::none());
   }
-  if (name == "T.set_max_nreg") {
+  // T.set_max_nreg(count, is_inc) and TileLang's spellings of one
+  // direction: inc / dec_max_nreg(count), and the annotate_* forms with
+  // FlashAttention-3's defaults (producers 24, consumers 240).
+  bool inc = name == "T.inc_max_nreg" || name == "T.annotate_consumer_reg_alloc";
+  bool dec =
+      name == "T.dec_max_nreg" || name == "T.annotate_producer_reg_dealloc";
+  if (name == "T.set_max_nreg" || inc || dec) {
     if (failed(requireKernel(args)))
       return failure();
-    auto b = bind({"reg_count", "is_inc"}, 2);
+    bool annotate = name.starts_with("T.annotate_");
+    auto b = (inc || dec) ? bind({"reg_count"}, annotate ? 0 : 1)
+                          : bind({"reg_count", "is_inc"}, 2);
     if (failed(b))
       return failure();
-    FailureOr<int64_t> count = requireInt(*(*b)[0], "`reg_count`");
-    FailureOr<int64_t> inc = requireInt(*(*b)[1], "`is_inc`");
-    if (failed(count) || failed(inc))
-      return failure();
-    if (*count < 24 || *count > 256 || *count % 8) {
-      error((*b)[0]->range, "`T.set_max_nreg` takes a register count that is "
-                            "a multiple of 8 in [24, 256] (setmaxnreg), got " +
-                                Twine(*count));
+    int64_t count = inc ? 240 : 24;
+    if ((*b)[0]) {
+      FailureOr<int64_t> c = requireInt(*(*b)[0], "`reg_count`");
+      if (failed(c))
+        return failure();
+      count = *c;
+    }
+    if (count < 24 || count > 256 || count % 8) {
+      error((*b)[0] ? (*b)[0]->range : args.range,
+            "`" + name + "` takes a register count that is a multiple of 8 "
+                         "in [24, 256] (setmaxnreg), got " + Twine(count));
       return failure();
     }
-    if (*inc != 0 && *inc != 1) {
-      error((*b)[1]->range, "`is_inc` is 1 (setmaxnreg.inc) or 0 "
-                            "(setmaxnreg.dec), got " + Twine(*inc));
-      return failure();
+    bool increase = inc;
+    if (!inc && !dec) {
+      FailureOr<int64_t> isInc = requireInt(*(*b)[1], "`is_inc`");
+      if (failed(isInc))
+        return failure();
+      if (*isInc != 0 && *isInc != 1) {
+        error((*b)[1]->range, "`is_inc` is 1 (setmaxnreg.inc) or 0 "
+                              "(setmaxnreg.dec), got " + Twine(*isInc));
+        return failure();
+      }
+      increase = *isInc == 1;
     }
-    tile::SetMaxNRegOp::create(builder, loc(at), *count, *inc == 1);
+    tile::SetMaxNRegOp::create(builder, loc(at), count, increase);
     return R(Value::none());
   }
   if (name == "T.no_set_max_nreg") {

@@ -33,7 +33,8 @@ static const StringRef kLanguage[] = {
     // explicit warp specialization (HopperPrimitives.cpp)
     "ws", "barrier_arrive", "mbarrier_arrive", "mbarrier_wait_parity",
     "mbarrier_expect_tx", "fence_proxy_async", "set_max_nreg",
-    "no_set_max_nreg",
+    "no_set_max_nreg", "inc_max_nreg", "dec_max_nreg",
+    "annotate_producer_reg_dealloc", "annotate_consumer_reg_alloc",
     // scalar math
     "exp", "exp2", "exp10", "log", "log2", "log10", "sqrt", "rsqrt", "tanh",
     "sigmoid", "abs", "fabs", "floor", "ceil", "sin", "cos", "erf", "trunc",
