@@ -8,6 +8,7 @@
 #include "eager.h"
 #include "split.h"
 #include "split_edge.h"
+#include "split_pipe.h"
 #include "tma_edge.h"
 #include "tma_p0.h"
 #include "tma_p1.h"
@@ -132,6 +133,7 @@ int main() {
         true);
   check("T.ws: two consumers, N halves", L(ws4::split::ws_gemm), 256, 256, 512);
   check("T.ws: two consumers, partial tiles", L(ws4::split_edge::ws_gemm), 320, 192, 480);
+  check("T.ws: two consumers in T.Pipelined", L(ws4::split_pipe::ws_gemm), 256, 256, 512);
   for (auto [m, n, k] : {std::array<int, 3>{512, 384, 1024},
                          std::array<int, 3>{320, 192, 480}}) {
     Launch eager = [m = m, n = n, k = k](CUdeviceptr a, CUdeviceptr b,

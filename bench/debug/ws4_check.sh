@@ -13,6 +13,7 @@
 #             accumulator
 #   split     two consumer warpgroups, one N half each, T.copy in T.ws
 #   split_edge split on M=320 N=192 K=480
+#   split_pipe split in T.Pipelined(num_stages=3), run as written
 #   eager     test/Passes/Inputs/ws-gemm-eager.tile: run-time M, N, K
 #             (T.const), roles swapped, in a T.Pipelined loop; run at
 #             512x384x1024 and 320x192x480
@@ -40,6 +41,7 @@ build tma_edge -D producer=1 -D M=320 -D N=192 -D K=480
 build tma_relu -D producer=0 -D relu=True
 build split -D 'roles="split"'
 build split_edge -D 'roles="split"' -D M=320 -D N=192 -D K=480
+build split_pipe -D 'roles="split"' -D stages=3
 "$tilec" test/Passes/Inputs/ws-gemm-eager.tile --target sm_90a \
   -o "$out/eager.ptx" --header "$out/eager.h" --namespace ws4::eager
 g++ -std=c++17 -O2 -Wall -I/usr/local/cuda/include -I"$out" \
