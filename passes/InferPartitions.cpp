@@ -1,4 +1,5 @@
-//===- InferPartitions.cpp - The threads each T.ws region and fragment use -===//
+//===- InferPartitions.cpp - The threads each T.ws region and fragment use
+//-===//
 //
 // `with T.ws(i):` (a tile.ws region) runs on warpgroup i's 128 threads
 // only, so what it spreads over threads must be spread over those: a
@@ -71,9 +72,8 @@ Value simt::partitionThreadId(OpBuilder &b, Location loc, Value tid,
   tile::PartitionAttr p = partitionOf(op);
   if (!p || !p.getBegin())
     return tid;
-  return arith::SubIOp::create(b, loc, tid,
-                               arith::ConstantIndexOp::create(b, loc,
-                                                              p.getBegin()));
+  return arith::SubIOp::create(
+      b, loc, tid, arith::ConstantIndexOp::create(b, loc, p.getBegin()));
 }
 
 LogicalResult simt::inferPartitions(Operation *kernel, int64_t threads) {
@@ -81,10 +81,9 @@ LogicalResult simt::inferPartitions(Operation *kernel, int64_t threads) {
   kernel->walk([&](tile::WsOp ws) {
     tile::PartitionAttr range = rangeOf(ws);
     if (range.getEnd() > threads) {
-      ws.emitError() << "T.ws(" << ws.getWarpgroupsAttr()
-                     << ") runs threads [" << range.getBegin() << ", "
-                     << range.getEnd() << "), past the kernel's " << threads
-                     << " threads";
+      ws.emitError() << "T.ws(" << ws.getWarpgroupsAttr() << ") runs threads ["
+                     << range.getBegin() << ", " << range.getEnd()
+                     << "), past the kernel's " << threads << " threads";
       failed = true;
     }
     ws->setAttr(tile::PartitionAttr::getAttrName(), range);
@@ -119,8 +118,8 @@ LogicalResult simt::inferPartitions(Operation *kernel, int64_t threads) {
           << "; a fragment's registers belong to one set of threads, so "
              "use it in one T.ws partition only (or copy it through shared "
              "memory)";
-      diag.attachNote(alloc.getLoc()) << "`" << alloc.getName()
-                                      << "` allocated here";
+      diag.attachNote(alloc.getLoc())
+          << "`" << alloc.getName() << "` allocated here";
       return WalkResult::interrupt();
     }
     if (!common || !*common)

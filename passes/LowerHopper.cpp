@@ -105,8 +105,8 @@ LogicalResult lowerTmaCopy(KernelLowering &kernel, tile::TmaCopyOp op) {
   for (Operation *user : dst.getUsers()) {
     if (auto gemm = dyn_cast<tile::GemmOp>(user)) {
       tile::MmaAttr mma = gemm::readMma(gemm);
-      (mma && mma.getKind() == tile::MmaKind::wgmma ? wgmmaReads
-                                                     : otherReads) = true;
+      (mma && mma.getKind() == tile::MmaKind::wgmma ? wgmmaReads : otherReads) =
+          true;
     } else if (!isa<tile::TmaCopyOp>(user)) {
       otherReads = true;
     }
@@ -205,11 +205,11 @@ LogicalResult simt::lowerHopperOps(KernelLowering &kernel,
       if (failed(lowerAllocBarrier(kernel, alloc)))
         return failure();
     } else if (auto arrive = dyn_cast<tile::MBarrierArriveOp>(op)) {
-      NVVM::MBarrierArriveOp::create(
-          b, loc, Type(),
-          barrierPointer(kernel, b, loc, arrive.getBarriers(),
-                         arrive.getIndex()),
-          Value());
+      NVVM::MBarrierArriveOp::create(b, loc, Type(),
+                                     barrierPointer(kernel, b, loc,
+                                                    arrive.getBarriers(),
+                                                    arrive.getIndex()),
+                                     Value());
       op->erase();
     } else if (auto wait = dyn_cast<tile::MBarrierWaitOp>(op)) {
       Value parity = arith::AndIOp::create(
@@ -220,11 +220,11 @@ LogicalResult simt::lowerHopperOps(KernelLowering &kernel,
           parity, cI32(b, loc, 0x989680));
       op->erase();
     } else if (auto expect = dyn_cast<tile::MBarrierExpectTxOp>(op)) {
-      NVVM::MBarrierExpectTxOp::create(
-          b, loc,
-          barrierPointer(kernel, b, loc, expect.getBarriers(),
-                         expect.getIndex()),
-          toI32(b, loc, expect.getBytes()));
+      NVVM::MBarrierExpectTxOp::create(b, loc,
+                                       barrierPointer(kernel, b, loc,
+                                                      expect.getBarriers(),
+                                                      expect.getIndex()),
+                                       toI32(b, loc, expect.getBytes()));
       op->erase();
     } else if (auto tma = dyn_cast<tile::TmaCopyOp>(op)) {
       if (failed(lowerTmaCopy(kernel, tma)))

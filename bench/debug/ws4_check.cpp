@@ -12,8 +12,8 @@
 #include "tma_edge.h"
 #include "tma_p0.h"
 #include "tma_p1.h"
-#include "tma_relu.h"
 #include "tma_regs.h"
+#include "tma_relu.h"
 
 #include <array>
 #include <cmath>
@@ -125,15 +125,20 @@ int main() {
       return fn(a, b, c, nullptr);
     };
   };
-  check("T.ws: TMA producer 1, consumer 0", L(ws4::tma_p1::ws_gemm), 256, 256, 512);
-  check("T.ws: TMA producer 0, consumer 1", L(ws4::tma_p0::ws_gemm), 256, 256, 512);
-  check("T.ws: + T.set_max_nreg 240/24", L(ws4::tma_regs::ws_gemm), 256, 256, 512);
+  check("T.ws: TMA producer 1, consumer 0", L(ws4::tma_p1::ws_gemm), 256, 256,
+        512);
+  check("T.ws: TMA producer 0, consumer 1", L(ws4::tma_p0::ws_gemm), 256, 256,
+        512);
+  check("T.ws: + T.set_max_nreg 240/24", L(ws4::tma_regs::ws_gemm), 256, 256,
+        512);
   check("T.ws: TMA, partial tiles", L(ws4::tma_edge::ws_gemm), 320, 192, 480);
-  check("T.ws: consumer 1, T.Parallel ReLU", L(ws4::tma_relu::ws_gemm), 256, 256, 512,
-        true);
+  check("T.ws: consumer 1, T.Parallel ReLU", L(ws4::tma_relu::ws_gemm), 256,
+        256, 512, true);
   check("T.ws: two consumers, N halves", L(ws4::split::ws_gemm), 256, 256, 512);
-  check("T.ws: two consumers, partial tiles", L(ws4::split_edge::ws_gemm), 320, 192, 480);
-  check("T.ws: two consumers in T.Pipelined", L(ws4::split_pipe::ws_gemm), 256, 256, 512);
+  check("T.ws: two consumers, partial tiles", L(ws4::split_edge::ws_gemm), 320,
+        192, 480);
+  check("T.ws: two consumers in T.Pipelined", L(ws4::split_pipe::ws_gemm), 256,
+        256, 512);
   for (auto [m, n, k] : {std::array<int, 3>{512, 384, 1024},
                          std::array<int, 3>{320, 192, 480}}) {
     Launch eager = [m = m, n = n, k = k](CUdeviceptr a, CUdeviceptr b,

@@ -47,8 +47,9 @@ Elaborator::barrierRef(const Arg &arg, StringRef role) {
     return b.memref && b.memref.getDefiningOp<tile::AllocBarrierOp>();
   };
   auto fail = [&]() -> FailureOr<std::pair<mlir::Value, mlir::Value>> {
-    error(arg.range, "`" + role + "` must be a barrier from T.alloc_barrier, "
-                     "or one element of a list of them, got `" +
+    error(arg.range, "`" + role +
+                         "` must be a barrier from T.alloc_barrier, "
+                         "or one element of a list of them, got `" +
                          arg.value.repr() + "`");
     return failure();
   };
@@ -58,8 +59,7 @@ Elaborator::barrierRef(const Arg &arg, StringRef role) {
     if (!isBarrier(b))
       return fail();
     if (b.staticDim(0).value_or(1) != 1) {
-      error(arg.range, "`" + b.name + "` holds " +
-                           Twine(*b.staticDim(0)) +
+      error(arg.range, "`" + b.name + "` holds " + Twine(*b.staticDim(0)) +
                            " barriers: index it to pick one (`" + b.name +
                            "[i]`)");
       return failure();
@@ -80,8 +80,7 @@ Elaborator::barrierRef(const Arg &arg, StringRef role) {
     if (index.getInt() < 0 || index.getInt() >= count) {
       error(arg.range, "barrier index " + Twine(index.getInt()) +
                            " is out of range: `" + b.name + "` holds " +
-                           Twine(count) + " barrier" +
-                           (count == 1 ? "" : "s"));
+                           Twine(count) + " barrier" + (count == 1 ? "" : "s"));
       note(b.loc, "`" + b.name + "` allocated here");
       return failure();
     }
@@ -150,8 +149,8 @@ Elaborator::callHopperPrimitive(StringRef name, CallArgs &args) {
     FailureOr<mlir::Value> bytes = toIdx(*(*b)[1]);
     if (failed(bytes))
       return failure();
-    tile::MBarrierExpectTxOp::create(builder, loc(at), bar->first,
-                                     bar->second, *bytes);
+    tile::MBarrierExpectTxOp::create(builder, loc(at), bar->first, bar->second,
+                                     *bytes);
     return R(Value::none());
   }
   if (name == "T.fence_proxy_async") {
@@ -163,7 +162,8 @@ Elaborator::callHopperPrimitive(StringRef name, CallArgs &args) {
   // T.set_max_nreg(count, is_inc) and TileLang's spellings of one
   // direction: inc / dec_max_nreg(count), and the annotate_* forms with
   // FlashAttention-3's defaults (producers 24, consumers 240).
-  bool inc = name == "T.inc_max_nreg" || name == "T.annotate_consumer_reg_alloc";
+  bool inc =
+      name == "T.inc_max_nreg" || name == "T.annotate_consumer_reg_alloc";
   bool dec =
       name == "T.dec_max_nreg" || name == "T.annotate_producer_reg_dealloc";
   if (name == "T.set_max_nreg" || inc || dec) {
@@ -183,8 +183,10 @@ Elaborator::callHopperPrimitive(StringRef name, CallArgs &args) {
     }
     if (count < 24 || count > 256 || count % 8) {
       error((*b)[0] ? (*b)[0]->range : args.range,
-            "`" + name + "` takes a register count that is a multiple of 8 "
-                         "in [24, 256] (setmaxnreg), got " + Twine(count));
+            "`" + name +
+                "` takes a register count that is a multiple of 8 "
+                "in [24, 256] (setmaxnreg), got " +
+                Twine(count));
       return failure();
     }
     bool increase = inc;
@@ -194,7 +196,8 @@ Elaborator::callHopperPrimitive(StringRef name, CallArgs &args) {
         return failure();
       if (*isInc != 0 && *isInc != 1) {
         error((*b)[1]->range, "`is_inc` is 1 (setmaxnreg.inc) or 0 "
-                              "(setmaxnreg.dec), got " + Twine(*isInc));
+                              "(setmaxnreg.dec), got " +
+                                  Twine(*isInc));
         return failure();
       }
       increase = *isInc == 1;
@@ -227,7 +230,8 @@ LogicalResult Elaborator::emitTmaCopy(const Region &src, const Region &dst,
   if (src.buffer->scope != MemScope::Global ||
       dst.buffer->scope != MemScope::Shared) {
     error(args.range, "`T.tma_copy` loads a global tensor into shared memory "
-                      "(T.alloc_shared); `" + src.buffer->name + "` is in " +
+                      "(T.alloc_shared); `" +
+                          src.buffer->name + "` is in " +
                           spelling(src.buffer->scope) + " memory and `" +
                           dst.buffer->name + "` in " +
                           spelling(dst.buffer->scope) + " memory");
@@ -242,8 +246,7 @@ LogicalResult Elaborator::emitTmaCopy(const Region &src, const Region &dst,
   return success();
 }
 
-Flow Elaborator::execWs(const ast::WithStmt &s, CallArgs &args,
-                        Frame &frame) {
+Flow Elaborator::execWs(const ast::WithStmt &s, CallArgs &args, Frame &frame) {
   args.callee = "T.ws";
   if (failed(requireKernel(args)))
     return Flow::Error;
@@ -267,7 +270,8 @@ Flow Elaborator::execWs(const ast::WithStmt &s, CallArgs &args,
   for (const Arg &a : args.positional) {
     if (!a.value.isIntLike() || a.value.getInt() < 0) {
       error(a.range, "a `T.ws` warpgroup id is a non-negative integer known "
-                     "at compile time, got `" + a.value.repr() + "`");
+                     "at compile time, got `" +
+                         a.value.repr() + "`");
       return Flow::Error;
     }
     int64_t id = a.value.getInt();
