@@ -28,6 +28,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Partitions.h"
+#include "llvm/Support/SaveAndRestore.h"
 #include "GemmLayouts.h"
 #include "MmaSyncTypes.h"
 #include "SIMTLayout.h"
@@ -129,6 +131,9 @@ public:
 
 private:
   LogicalResult infer(tile::GemmOp gemm) {
+    // In a T.ws region the gemm spreads over the region's threads.
+    llvm::SaveAndRestore<int64_t> partition(threads,
+                                            simt::threadsOf(gemm, threads));
     tile::AllocOp a = allocOf(gemm.getA()), b = allocOf(gemm.getB()),
                   c = allocOf(gemm.getC());
     if (!c || !isSpace(gemm.getC(), tile::MemorySpace::fragment))

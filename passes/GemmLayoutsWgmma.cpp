@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Partitions.h"
 #include "GemmLayouts.h"
 #include "MmaSyncTypes.h"
 
@@ -171,6 +172,10 @@ bool wgmmaOperandUses(tile::AllocOp alloc) {
       kMajorA &= gemm.getA() == alloc.getResult() && !gemm.getTransposeA();
       continue;
     }
+    // T.tma_copy into it (TileLang's explicit form): the TMA path's load.
+    if (auto tma = dyn_cast<tile::TmaCopyOp>(user);
+        tma && tma.getDst() == alloc.getResult())
+      continue;
     auto copy = dyn_cast<tile::CopyOp>(user);
     if (!copy || copy.getDst() != alloc.getResult())
       return false;
@@ -228,8 +233,9 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
     }
     int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
     int64_t k = aType.getDimSize(gemm.getTransposeA() ? 0 : 1);
-    llvm::Expected<WgmmaShape> shape = wgmmaShape(
-        target, toPolicy(gemm.getPolicy()), m, n, k, in, inB, threads);
+    llvm::Expected<WgmmaShape> shape =
+        wgmmaShape(target, toPolicy(gemm.getPolicy()), m, n, k, in, inB,
+                   simt::threadsOf(gemm, threads)); // T.ws: the region's
     if (!shape) {
       why = text(shape.takeError());
       return WalkResult::interrupt();

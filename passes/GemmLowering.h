@@ -240,9 +240,13 @@ struct TmaCopy {
 };
 
 /// The TMA plan of `copy` into `dstBuffer` (the ring or buffer it fills),
-/// or nullopt with `why` set.
+/// or nullopt with `why` set. With `rowsCheckedAtLaunch` (T.tma_copy,
+/// which asks for TMA), a dynamic innermost extent is accepted: the launch
+/// header's cuTensorMapEncodeTiled rejects rows that are not whole 16-byte
+/// units.
 std::optional<TmaCopy> planTmaCopy(tile::CopyOp copy, mlir::Value dstBuffer,
-                                   std::string &why);
+                                   std::string &why,
+                                   bool rowsCheckedAtLaunch = false);
 
 /// The kernel's tensor-map argument for `plan`: appended (and the host
 /// launch ops given a placeholder operand) on first use, shared by every

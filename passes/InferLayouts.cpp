@@ -46,6 +46,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmLayouts.h"
+#include "Partitions.h"
 #include "SIMTLayout.h"
 #include "SIMTLowering.h"
 
@@ -261,10 +262,12 @@ private:
     std::optional<Layout> layout;
     if (linear)
       layout = Layout::get(*linear, type.getShape(), error);
-    if (layout && layout->numThreads() != threads)
+    if (layout && layout->numThreads() != threadsFor(buffer))
       error = "the layout spreads over " +
-              std::to_string(layout->numThreads()) +
-              " threads but the kernel has " + std::to_string(threads);
+              std::to_string(layout->numThreads()) + " threads but " +
+              (threadsFor(buffer) == threads ? "the kernel"
+                                             : "its T.ws partition") +
+              " has " + std::to_string(threadsFor(buffer));
     if (!error.empty())
       return where->emitError() << "invalid layout for fragment `"
                                 << name(buffer) << "`: " << error;
@@ -377,13 +380,13 @@ private:
       // Contiguous along the fragment's last dimension only if the box's
       // last extent in the other buffer is that dimension.
       if (!otherBox.empty() && otherBox.back() > 1)
-        vec =
-            chooseVec(elementBytes(other.getType()), type.getShape(), threads);
+        vec = chooseVec(elementBytes(other.getType()), type.getShape(),
+                        threadsFor(frag));
       if (std::optional<uint64_t> width = copy.getCoalescedWidth())
         vec = int64_t(*width);
       std::string error;
-      std::optional<LinearLayout> linear =
-          makeBlocked(type.getShape(), vec, threads, warpSize, error);
+      std::optional<LinearLayout> linear = makeBlocked(
+          type.getShape(), vec, threadsFor(frag), warpSize, error);
       if (!linear)
         return copy.emitError()
                << "cannot lay out fragment `" << name(frag) << "`: " << error;
@@ -587,10 +590,11 @@ private:
                  << "T.Parallel loop over " << formatCoord(extents)
                  << " touches fragment `" << name(loop.accesses[0].buffer)
                  << "`; loops over fragments need power-of-two extents";
-      int64_t vec = chooseVec(widestElement(loop), extents, threads);
+      int64_t loopThreads = threadsOf(loop.op, threads);
+      int64_t vec = chooseVec(widestElement(loop), extents, loopThreads);
       std::string error;
       std::optional<LinearLayout> linear =
-          makeBlocked(extents, vec, threads, warpSize, error);
+          makeBlocked(extents, vec, loopThreads, warpSize, error);
       std::optional<Layout> layout;
       if (linear)
         layout = Layout::get(*linear, extents, error);
@@ -607,10 +611,11 @@ private:
       auto type = cast<MemRefType>(buffer.getType());
       if (failed(checkPowerOfTwo(buffer, frag.alloc)))
         return failure();
-      int64_t vec = chooseVec(elementBytes(type), type.getShape(), threads);
+      int64_t vec =
+          chooseVec(elementBytes(type), type.getShape(), threadsFor(buffer));
       std::string error;
-      std::optional<LinearLayout> linear =
-          makeBlocked(type.getShape(), vec, threads, warpSize, error);
+      std::optional<LinearLayout> linear = makeBlocked(
+          type.getShape(), vec, threadsFor(buffer), warpSize, error);
       if (!linear)
         return frag.alloc.emitError()
                << "cannot lay out fragment `" << name(buffer) << "`: " << error;
@@ -644,7 +649,8 @@ private:
   int64_t stridedVecFor(tile::ParallelOp loop) {
     LoopState probe;
     probe.op = loop;
-    int64_t vec = chooseVec(widestElement(probe), loop.getExtents(), threads);
+    int64_t vec = chooseVec(widestElement(probe), loop.getExtents(),
+                            threadsOf(loop, threads));
     // A thread's `vec` iterations become one vector access only where the
     // rows of the buffers they step along start on a multiple of `vec`
     // elements (tile-lower-simt's RowVectors). Where a row stride is odd
@@ -904,6 +910,13 @@ private:
 
   //===--- Helpers -------------------------------------------------------===//
 
+  /// The threads a fragment's layout spans: its T.ws partition's, or the
+  /// kernel's (InferPartitions.cpp).
+  int64_t threadsFor(Value buffer) {
+    Operation *def = buffer.getDefiningOp();
+    return def ? threadsOf(def, threads) : threads;
+  }
+
   FragState *state(Value buffer) {
     auto it = frags.find(buffer);
     return it == frags.end() ? nullptr : &it->second;
@@ -973,6 +986,12 @@ struct TileInferLayouts : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
           failed = true;
           continue;
         }
+      }
+      // The threads of each T.ws region and of the fragments it uses, which
+      // every layout below spans.
+      if (mlir::failed(inferPartitions(kernel, threads))) {
+        failed = true;
+        continue;
       }
       // T.gemm first: its accumulator layouts are pinned for the rest.
       if (mlir::failed(gemm::inferGemmLayouts(kernel, *target))) {

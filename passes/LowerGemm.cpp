@@ -35,6 +35,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Partitions.h"
 #include "GemmLayouts.h"
 #include "GemmLowering.h"
 
@@ -260,7 +261,9 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
   int64_t rows = dstType.getShape().take_back(2)[0];
   int64_t cols = dstType.getShape().take_back(2)[1];
   int64_t chunksPerRow = cols / vec, chunks = rows * chunksPerRow;
-  int64_t threads = kernel.getThreads();
+  // Inside a T.ws region the region's threads copy (Partitions.h).
+  Operation *here = b.getInsertionBlock()->getParentOp();
+  int64_t threads = threadsOf(here, kernel.getThreads());
   auto vecType = VectorType::get({vec}, elem);
 
   Value srcRows = dimOf(b, loc, src, rowDim),
@@ -286,7 +289,7 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
   // column and moves down a constant number of rows per step: its chunks
   // are then constant offsets from its first one (no per-step division).
   bool wholeRows = threads % chunksPerRow == 0;
-  Value tid = kernel.threadId();
+  Value tid = partitionThreadId(ob, loc, kernel.threadId(), here);
   Value firstRow =
       arith::DivUIOp::create(ob, loc, tid, cIdx(ob, loc, chunksPerRow));
   Value firstCol = arith::MulIOp::create(
@@ -754,7 +757,7 @@ Value MmaSyncGemm::loadWord(OpBuilder &b, SharedSlot slot,
 }
 
 void MmaSyncGemm::setUp(OpBuilder &b, Value bufferA, Value bufferB) {
-  Value tid = kernel->threadId();
+  Value tid = partitionThreadId(b, loc, kernel->threadId(), op);
   Value lane = arith::RemUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
   Value warp = arith::DivUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
   warpRow = arith::MulIOp::create(

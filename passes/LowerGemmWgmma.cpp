@@ -36,6 +36,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Partitions.h"
 #include "GemmLayouts.h"
 #include "GemmLowering.h"
 
@@ -106,12 +107,13 @@ FailureOr<WgmmaGemm> WgmmaGemm::create(KernelLowering &kernel,
   g.groupsN = mma.getWarpsN();
   g.instrN = mma.getN();
   g.kStep = mma.getK();
+  int64_t threads = threadsOf(op, kernel.getThreads()); // T.ws: its own
   if (mma.getWarpsM() % 4 || m % g.groupsM || n % g.groupsN ||
-      kernel.getThreads() != 128 * g.groupsM * g.groupsN)
+      threads != 128 * g.groupsM * g.groupsN)
     return op.emitError() << "T.gemm on the wgmma path: the warp split "
                           << mma.getWarpsM() << "x" << mma.getWarpsN()
                           << " is not whole warpgroups of this "
-                          << kernel.getThreads() << "-thread kernel";
+                          << threads << "-thread kernel";
   g.mWG = m / g.groupsM;
   g.nWG = n / g.groupsN;
   if (g.mWG % 64 || g.nWG % g.instrN || g.kDim % g.kStep ||
@@ -147,7 +149,7 @@ LogicalResult WgmmaGemm::mapRegisters() {
   const Layout &layout = acc->layout;
   int64_t perInstr = instrN / 2;
   regOf.assign(mBlocks * nBlocks * perInstr, -1);
-  for (int64_t t = 0; t < kernel->getThreads(); ++t) {
+  for (int64_t t = 0; t < threadsOf(op, kernel->getThreads()); ++t) {
     int64_t g = t / 128, w = (t % 128) / 32, l = t % 32;
     int64_t gm = g % groupsM, gn = g / groupsM;
     for (int64_t mb = 0; mb < mBlocks; ++mb)
@@ -176,7 +178,7 @@ LogicalResult WgmmaGemm::mapOperandA() {
   const Layout &layout = fragA->layout;
   int64_t steps = kDim / 16;
   aRegOf.assign(mBlocks * steps * 8, -1);
-  for (int64_t t = 0; t < kernel->getThreads(); ++t) {
+  for (int64_t t = 0; t < threadsOf(op, kernel->getThreads()); ++t) {
     int64_t g = t / 128, w = (t % 128) / 32, l = t % 32;
     int64_t gm = g % groupsM;
     for (int64_t mb = 0; mb < mBlocks; ++mb)
@@ -263,7 +265,7 @@ Value WgmmaGemm::descriptorBase(OpBuilder &b, SharedSlot slot,
 
 void WgmmaGemm::setUp(OpBuilder &b) {
   // This warpgroup's corner of the operands, in bytes.
-  Value tid = kernel->threadId();
+  Value tid = partitionThreadId(b, loc, kernel->threadId(), op);
   Value group = arith::DivUIOp::create(b, loc, tid, cIdx(b, loc, 128));
   Value gm = arith::RemUIOp::create(b, loc, group, cIdx(b, loc, groupsM));
   Value gn = arith::DivUIOp::create(b, loc, group, cIdx(b, loc, groupsM));
@@ -409,7 +411,7 @@ LogicalResult simt::emitWgmmaGemm(KernelLowering &kernel, OpBuilder &b,
   gemm->markOperands(b, a, bSlot);
   if (!fenced) {
     fenceAsyncProxy(b, op.getLoc());
-    gpu::BarrierOp::create(b, op.getLoc());
+    partitionBarrier(b, op.getLoc(), op); // in T.ws: the region's threads
   }
   gemm->setUp(b);
   SmallVector<Value> accs = gemm->loadAccumulators(b);

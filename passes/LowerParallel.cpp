@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Partitions.h"
 #include "SIMTLowering.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -544,10 +545,13 @@ LogicalResult simt::lowerParallel(KernelLowering &kernel,
   std::optional<Layout> layout;
   if (linear)
     layout = Layout::get(*linear, loop.getExtents(), error);
-  if (layout && layout->numThreads() != kernel.getThreads())
+  // In a T.ws region: over the region's threads (InferPartitions.cpp).
+  int64_t threads = threadsOf(loop, kernel.getThreads());
+  if (layout && layout->numThreads() != threads)
     error = "it spreads over " + std::to_string(layout->numThreads()) +
-            " threads but the kernel has " +
-            std::to_string(kernel.getThreads());
+            " threads but " +
+            (threads == kernel.getThreads() ? "the kernel" : "its T.ws region") +
+            " has " + std::to_string(threads);
   if (!error.empty())
     return loop.emitError() << "invalid loop_layout: " << error;
   return lowerDistributed(kernel, loop, *layout);

@@ -1,8 +1,7 @@
 //===- LowerSIMT.cpp - tile-lower-simt: tile ops in kernels to SIMT code --===//
 //
 // Algorithm, per gpu.func kernel:
-//  1. Reject what this lowering does not cover (mbarriers) with
-//     located errors.
+//  1. T.ws regions become branches on the thread index (LowerHopper.cpp).
 //  2. tile.for / tile.pipelined -> scf.for, unrolling `unroll` and
 //     `vectorized` loops with static bounds (so their induction variables
 //     are constants wherever they index registers).
@@ -21,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmLowering.h"
+#include "Partitions.h"
 #include "SIMTLowering.h"
 
 #include "tilec/Passes/Passes.h"
@@ -95,9 +95,13 @@ LogicalResult KernelLowering::addFragment(tile::AllocOp alloc) {
   std::optional<Layout> layout;
   if (linear)
     layout = Layout::get(*linear, type.getShape(), error);
-  if (layout && layout->numThreads() != threads)
+  // A fragment of a T.ws partition spreads over its threads only.
+  int64_t owners = threadsOf(alloc, threads);
+  if (layout && layout->numThreads() != owners)
     error = "its layout spreads over " + std::to_string(layout->numThreads()) +
-            " threads but the kernel has " + std::to_string(threads);
+            " threads but " +
+            (owners == threads ? "the kernel has " : "its T.ws partition has ") +
+            std::to_string(owners);
   if (!error.empty())
     return alloc.emitError() << "invalid layout for fragment `"
                              << alloc.getName() << "`: " << error;
@@ -336,17 +340,6 @@ LogicalResult simt::buildStridedLoop(
 
 namespace {
 
-LogicalResult rejectUnsupported(gpu::GPUFuncOp func) {
-  WalkResult walk = func.walk([&](Operation *op) {
-    if (isa<tile::AllocBarrierOp>(op)) {
-      op->emitError() << "'" << op->getName()
-                      << "' is not supported by the SIMT lowering yet";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
-}
 
 /// Adds `contract` to the fast-math flags of every float arith op: the
 /// backend may then fuse a multiply and an add into one FMA, as nvcc does
@@ -403,12 +396,12 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   if (!threads)
     return func.emitError()
            << "kernel '" << func.getName() << "' has no known block size";
-  if (failed(rejectUnsupported(func)))
-    return failure();
   relaxRoundedMath(func);
   if (failed(lowerLoops(func)))
     return failure();
   KernelLowering kernel(func, *threads, options);
+  if (failed(lowerWarpPartitions(kernel)))
+    return failure();
   SmallVector<tile::AllocOp> allocs;
   func.walk([&](tile::AllocOp alloc) {
     if (fragmentAlloc(alloc.getResult()))
@@ -428,7 +421,11 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   if (target.hasAsyncCopy()) {
     if (failed(pipelineGemmLoops(kernel)) || failed(splitWarpRoles(kernel)))
       return failure();
-  } else {
+  }
+  // TileLang's explicit Hopper forms (mbarriers, T.tma_copy, setmaxnreg).
+  if (failed(lowerHopperOps(kernel, target)))
+    return failure();
+  if (!target.hasAsyncCopy()) {
     dropRingPlans(func);
   }
   if (failed(lowerOperandCopies(kernel)) ||

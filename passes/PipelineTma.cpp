@@ -64,7 +64,8 @@ BlockArgument tensorArgument(Value src) {
 } // namespace
 
 std::optional<TmaCopy> simt::planTmaCopy(tile::CopyOp copy, Value dstBuffer,
-                                         std::string &why) {
+                                         std::string &why,
+                                         bool rowsCheckedAtLaunch) {
   BlockArgument arg = tensorArgument(copy.getSrc());
   if (!arg) {
     why = "the source is not a kernel argument";
@@ -95,8 +96,9 @@ std::optional<TmaCopy> simt::planTmaCopy(tile::CopyOp copy, Value dstBuffer,
   plan.cols = dst.getShape().take_back(2)[1];
   plan.width = swizzle.getAtom() ? swizzle.getAtom() : plan.cols;
   plan.swizzleBytes = int64_t(16) << int64_t(swizzle.getMode());
-  if (src.isDynamicDim(rank - 1) ||
-      src.getDimSize(rank - 1) * plan.elemBytes % 16) {
+  if (src.isDynamicDim(rank - 1) ? !rowsCheckedAtLaunch
+                                 : src.getDimSize(rank - 1) * plan.elemBytes %
+                                       16) {
     why = "the source's rows are not static whole 16-byte units";
     return std::nullopt;
   }

@@ -258,6 +258,13 @@ struct TilePlanPipeline : tilec::impl::TilePlanPipelineBase<TilePlanPipeline> {
     SmallVector<tile::PipelinedOp> loops;
     bool nested = false;
     getOperation()->walk([&](tile::PipelinedOp loop) {
+      // A body with T.ws regions synchronizes itself (mbarriers written by
+      // hand, as TileLang's warp-specialized examples do): it runs as
+      // written, one iteration after the other, its buffers single.
+      bool explicitRoles = false;
+      loop.getBody()->walk([&](tile::WsOp) { explicitRoles = true; });
+      if (explicitRoles)
+        return;
       loops.push_back(loop);
       nested |= loop->getParentOfType<tile::PipelinedOp>() != nullptr;
     });

@@ -172,6 +172,12 @@ decide(tile::PipelinedOp loop, const TargetInfo &target, std::string &why) {
     why = "the loop is nested in another statement";
     return failure();
   }
+  bool explicitRoles = false;
+  kernel.walk([&](tile::WsOp) { explicitRoles = true; });
+  if (explicitRoles) {
+    why = "the kernel specializes its warps itself (T.ws)";
+    return failure();
+  }
   int64_t loops = 0;
   kernel.walk([&](tile::PipelinedOp other) { loops += planned(other); });
   if (loops != 1) {

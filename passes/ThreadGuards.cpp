@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GemmLayouts.h"
+#include "Partitions.h"
 #include "SIMTLowering.h"
 
 #include "tilec/Target/TargetInfo.h"
@@ -231,7 +232,21 @@ bool touchesFragment(KernelLowering &kernel, Operation *op) {
   return found;
 }
 
+/// Whether every fragment `op` touches belongs to `partition`.
+bool fragmentsIn(KernelLowering &kernel, Operation *op,
+                 tile::PartitionAttr partition) {
+  bool all = true;
+  op->walk([&](Operation *inner) {
+    for (Value operand : inner->getOperands())
+      if (kernel.fragment(operand))
+        all &= operand.getDefiningOp() &&
+               partitionOf(operand.getDefiningOp()) == partition;
+  });
+  return all;
+}
+
 constexpr StringLiteral kSpanAttr = "tile.thread_span";
+constexpr StringLiteral kPartitionBarrierAttr = "tile.partition_barrier";
 
 } // namespace
 
@@ -315,6 +330,26 @@ LogicalResult simt::checkThreadGuards(KernelLowering &kernel,
   // Barriers last: an error names the op the user wrote first.
   ops.append(barriers);
   std::map<std::pair<int64_t, int64_t>, int64_t> barrierIds;
+  // Each T.ws partition's barrier id first (partitionBarrier reads it):
+  // the ops lowered in a region synchronize its threads only.
+  SmallVector<scf::IfOp> partitions;
+  kernel.getFunc().walk([&](scf::IfOp ifOp) {
+    if (ifOp->hasAttr(tile::PartitionAttr::getAttrName()))
+      partitions.push_back(ifOp);
+  });
+  for (scf::IfOp ifOp : partitions) {
+    tile::PartitionAttr p = partitionOf(ifOp);
+    auto key = std::make_pair(p.getBegin(), p.getThreads());
+    if (!barrierIds.count(key)) {
+      if (barrierIds.size() == 15)
+        return ifOp.emitError() << "more than 15 thread ranges need their "
+                                   "own barrier in this kernel";
+      barrierIds[key] = int64_t(barrierIds.size()) + 1;
+    }
+    ifOp->setAttr(kPartitionBarrierAttr,
+                  IntegerAttr::get(IntegerType::get(ifOp.getContext(), 64),
+                                   barrierIds[key]));
+  }
   SmallVector<scf::IfOp> fenced;
   for (Operation *op : ops) {
     FailureOr<ThreadSpan> span = threadSpan(kernel, op);
@@ -324,13 +359,29 @@ LogicalResult simt::checkThreadGuards(KernelLowering &kernel,
       continue;
     std::string who = describe(op) + " runs on threads " + rangeText(*span) +
                       " of " + std::to_string(kernel.getThreads()) + " only";
-    if (isa<tile::ReduceOp, tile::GemmOp>(op) || touchesFragment(kernel, op))
+    // In a T.ws region, gemms, fragments and operand copies are laid out
+    // over the region's threads (InferPartitions.cpp): allowed where the
+    // threads that run the op are exactly those. Reductions and scans keep
+    // block-wide scratch and barriers.
+    tile::PartitionAttr partition = partitionOf(op);
+    bool inPartition = partition && partition.getBegin() == span->begin &&
+                       partition.getThreads() == span->count &&
+                       !isa<tile::ReduceOp, tile::ScanOp>(op) &&
+                       fragmentsIn(kernel, op, partition);
+    if (partition && isa<tile::ReduceOp, tile::ScanOp>(op))
+      return op->emitError()
+             << "this " << describe(op) << " runs in a T.ws region (threads "
+             << rangeText(*span)
+             << "); reductions and scans in T.ws regions are not supported "
+                "yet (their scratch and barriers span the block)";
+    if (!inPartition &&
+        (isa<tile::ReduceOp, tile::GemmOp>(op) || touchesFragment(kernel, op)))
       return op->emitError()
              << "this " << who
              << " (a condition on the thread index), but fragments, "
                 "reductions and T.gemm spread over every thread of the block; "
                 "move it out of the condition";
-    if (auto copy = dyn_cast<tile::CopyOp>(op)) {
+    if (auto copy = dyn_cast<tile::CopyOp>(op); copy && !inPartition) {
       Operation *dst = copy.getDst().getDefiningOp();
       if (dst && dst->hasAttr(gemm::kSharedLayoutAttr))
         return op->emitError() << "this " << who
@@ -398,4 +449,18 @@ void simt::createBarrier(OpBuilder &b, tile::BarrierOp op) {
   Value count = arith::ConstantIntOp::create(b, loc, span[1], 32);
   NVVM::BarrierOp::create(b, loc, /*res=*/Type(), id, count,
                           /*reductionOp=*/{}, /*reductionPredicate=*/{});
+}
+
+void simt::partitionBarrier(OpBuilder &b, Location loc, Operation *at) {
+  for (Operation *p = at; p && !isa<gpu::GPUFuncOp>(p); p = p->getParentOp())
+    if (auto id = p->getAttrOfType<IntegerAttr>(kPartitionBarrierAttr)) {
+      tile::PartitionAttr range = partitionOf(p);
+      NVVM::BarrierOp::create(
+          b, loc, /*res=*/Type(),
+          arith::ConstantIntOp::create(b, loc, id.getInt(), 32),
+          arith::ConstantIntOp::create(b, loc, range.getThreads(), 32),
+          /*reductionOp=*/{}, /*reductionPredicate=*/{});
+      return;
+    }
+  gpu::BarrierOp::create(b, loc);
 }

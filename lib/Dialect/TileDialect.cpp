@@ -170,6 +170,17 @@ WarpSpecializeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult
+PartitionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                      int64_t begin, int64_t threads) {
+  // Whole warps: the named barriers and layouts of a partition count warps.
+  if (begin < 0 || threads <= 0 || begin % 32 || threads % 32)
+    return emitError() << "#tile.partition is a range of whole warps, got "
+                          "begin = "
+                       << begin << ", threads = " << threads;
+  return success();
+}
+
 TargetAttr tilec::tile::lookupTarget(Operation *op) {
   for (; op; op = op->getParentOp())
     if (auto target = op->getAttrOfType<TargetAttr>(kTargetAttrName))

@@ -779,5 +779,30 @@ LogicalResult UseSwizzleOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// WsOp, SetMaxNRegOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult WsOp::verify() {
+  ArrayRef<int64_t> ids = getWarpgroups();
+  if (ids.empty())
+    return emitOpError("names at least one warpgroup");
+  for (auto [i, id] : llvm::enumerate(ids))
+    if (id < 0 || (i && id != ids[i - 1] + 1))
+      return emitOpError() << "warpgroups are consecutive non-negative ids, "
+                              "got "
+                           << getWarpgroupsAttr();
+  return success();
+}
+
+LogicalResult SetMaxNRegOp::verify() {
+  int64_t count = getCount();
+  if (count < 24 || count > 256 || count % 8)
+    return emitOpError() << "register count must be a multiple of 8 in "
+                            "[24, 256], got "
+                         << count;
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tilec/Dialect/TileOps.cpp.inc"

@@ -407,6 +407,22 @@ public:
   /// any other name.
   mlir::FailureOr<std::optional<Value>>
   callFrontendPrimitive(llvm::StringRef name, CallArgs &args);
+  /// The Hopper forms of HopperPrimitives.cpp (mbarriers, T.set_max_nreg,
+  /// T.fence_proxy_async); an empty optional for any other name.
+  mlir::FailureOr<std::optional<Value>>
+  callHopperPrimitive(llvm::StringRef name, CallArgs &args);
+  /// A barrier argument (a T.alloc_barrier buffer of one barrier, or one
+  /// element of it): the barrier memref and the index.
+  mlir::FailureOr<std::pair<mlir::Value, mlir::Value>>
+  barrierRef(const Arg &arg, llvm::StringRef role);
+  /// T.tma_copy, once its regions are checked (Primitives.cpp, T.copy).
+  mlir::LogicalResult emitTmaCopy(const Region &src, const Region &dst,
+                                  llvm::ArrayRef<mlir::Value> srcOffsets,
+                                  llvm::ArrayRef<mlir::Value> dstOffsets,
+                                  const std::optional<Arg> &barrier,
+                                  const CallArgs &args);
+  /// `with T.ws(i, ...)`: a tile.ws region.
+  Flow execWs(const ast::WithStmt &s, CallArgs &args, Frame &frame);
   mlir::FailureOr<Value> callFunctools(llvm::StringRef name, CallArgs &args);
   mlir::FailureOr<Value> callPartial(const sema::PartialObject &p,
                                      CallArgs &args);

@@ -448,6 +448,11 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     return failure();
   if (*frontend)
     return **frontend;
+  FailureOr<std::optional<Value>> hopper = callHopperPrimitive(name, args);
+  if (failed(hopper))
+    return failure();
+  if (*hopper)
+    return **hopper;
 
   //===------------------------------------------------------------------===//
   // Types, symbols, integer helpers
@@ -714,12 +719,14 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
   //===------------------------------------------------------------------===//
   // Data movement
   //===------------------------------------------------------------------===//
-  if (name == "T.copy" || name == "T.async_copy") {
+  if (name == "T.copy" || name == "T.async_copy" || name == "T.tma_copy") {
     if (failed(requireKernel(args)))
       return failure();
-    auto b = bind({"src", "dst", "coalesced_width", "disable_tma",
-                   "eviction_policy", "loop_layout"},
-                  2);
+    bool tma = name == "T.tma_copy";
+    auto b = tma ? bind({"src", "dst", "barrier", "eviction_policy"}, 2)
+                 : bind({"src", "dst", "coalesced_width", "disable_tma",
+                         "eviction_policy", "loop_layout"},
+                        2);
     if (failed(b))
       return failure();
     FailureOr<Region> src = toRegion(*(*b)[0], "the source of `" + args.callee + "`");
@@ -751,7 +758,7 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
                               "element accesses and global-to-global copies");
         return failure();
       }
-    if (bothGlobal) {
+    if (bothGlobal && !tma) {
       if (failed(emitGlobalCopy(*src, *dst, args.range)))
         return failure();
       return Value::none();
@@ -769,6 +776,11 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         return failure();
       doffs.push_back(*v);
     }
+    if (tma) {
+      if (failed(emitTmaCopy(*src, *dst, so, doffs, (*b)[2], args)))
+        return failure();
+      return Value::none();
+    }
     auto op = tile::CopyOp::create(builder, loc(at), src->buffer->memref, so,
                                    src->extents, dst->buffer->memref, doffs,
                                    dst->extents);
@@ -782,7 +794,7 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       op.setDisableTma(true);
     return Value::none();
   }
-  if (name == "T.tma_copy" || name == "T.gemm_sp" || name == "T.Persistent" ||
+  if (name == "T.gemm_sp" || name == "T.Persistent" ||
       name == "T.wgmma_gemm") {
     error(args.range, "`" + name + "` is not supported yet for target " +
                           options.target + " in this version of tilec");
@@ -1759,6 +1771,12 @@ Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
                                  : FailureOr<Value>(Value::none());
   if (failed(callee))
     return Flow::Error;
+  if (call && callee->is(Value::Builtin) && callee->getBuiltin() == "T.ws") {
+    FailureOr<CallArgs> wsArgs = evalCallArgs(*call, frame);
+    if (failed(wsArgs))
+      return Flow::Error;
+    return execWs(s, *wsArgs, frame);
+  }
   if (!call || !callee->is(Value::Builtin) || callee->getBuiltin() != "T.Kernel") {
     error(item.context->getRange(), "only `with T.Kernel(...)` is supported "
                                     "in .tile files");

@@ -761,3 +761,37 @@ func.func @print_vector(%v: vector<4xf32>, %n: index) {
   }
   return
 }
+
+// -----
+
+// ===== tile.ws, tile.set_max_nreg, #tile.partition
+
+func.func @ws_not_consecutive(%n: index) {
+  tile.kernel blocks(%a) in (%n) threads(384) {
+    // expected-error @+1 {{'tile.ws' op warpgroups are consecutive non-negative ids, got array<i64: 0, 2>}}
+    tile.ws [0, 2] {
+    }
+  }
+  return
+}
+
+// -----
+
+func.func @set_max_nreg_count(%n: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    // expected-error @+1 {{'tile.set_max_nreg' op register count must be a multiple of 8 in [24, 256], got 250}}
+    tile.set_max_nreg 250
+  }
+  return
+}
+
+// -----
+
+func.func @partition_warps(%n: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    // expected-error @+1 {{#tile.partition is a range of whole warps, got begin = 0, threads = 48}}
+    tile.ws [0] attributes {tile.partition = #tile.partition<begin = 0, threads = 48>} {
+    }
+  }
+  return
+}

@@ -326,4 +326,38 @@ def Tile_SwizzleOrder : I32EnumAttr<"SwizzleOrder",
 def Tile_SwizzleOrderAttr
     : Tile_EnumAttr<Tile_SwizzleOrder, "swizzle_order">;
 
+
+//===----------------------------------------------------------------------===//
+// Warp partitions (T.ws)
+//===----------------------------------------------------------------------===//
+
+def Tile_PartitionAttr : AttrDef<Tile_Dialect, "Partition"> {
+  let mnemonic = "partition";
+  let summary = "the threads of a block that run an op: [begin, begin + threads)";
+  let description = [{
+    Recorded by tile-infer-layouts as `tile.partition` on a `tile.ws`
+    region (the warpgroups TileLang's `T.ws(i, ...)` names) and on every
+    fragment whose users all sit in one such region; the fragment's layout
+    then spans `threads` threads, thread `begin + t` holding what layout
+    thread `t` holds. tile-lower-simt follows it: the region runs on those
+    threads only, and the ops in it spread their work over them.
+
+    ```mlir
+    tile.ws [1] attributes {tile.partition = #tile.partition<begin = 128,
+                                                            threads = 128>}
+    ```
+  }];
+  let parameters = (ins "int64_t":$begin, "int64_t":$threads);
+  let assemblyFormat = [{
+    `<` `begin` `=` $begin `,` `threads` `=` $threads `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::llvm::StringLiteral getAttrName() {
+      return ::llvm::StringLiteral("tile.partition");
+    }
+    int64_t getEnd() const { return getBegin() + getThreads(); }
+  }];
+}
+
 #endif // TILEC_DIALECT_TILEATTRS_TD

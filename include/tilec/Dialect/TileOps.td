@@ -564,4 +564,143 @@ def Tile_DeviceAssertOp : Tile_Op<"device_assert", [Tile_InKernel]> {
   let assemblyFormat = "$cond (`,` $msg^)? attr-dict";
 }
 
+
+//===----------------------------------------------------------------------===//
+// Explicit warp specialization and mbarriers (TileLang's Hopper forms)
+//===----------------------------------------------------------------------===//
+
+def Tile_WsOp : Tile_Op<"ws", [
+    Tile_InKernel, RecursiveMemoryEffects, SingleBlock, NoTerminator]> {
+  let summary = "a region run by some warpgroups only (T.ws)";
+  let description = [{
+    `with T.ws(i, ...)`: the body runs on the threads of warpgroups `i, ...`
+    (threads `[128 i, 128 (i + 1))`, the ids consecutive) only, and what it
+    spreads over threads (copies, fills, T.Parallel loops, T.gemm) it
+    spreads over those. tile-infer-layouts records the thread range as a
+    `#tile.partition` (TileAttrs.td).
+
+    ```mlir
+    tile.ws [1] {
+      tile.gemm %As, %Bs, %C ...
+    }
+    ```
+  }];
+  let arguments = (ins DenseI64ArrayAttr:$warpgroups);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "$warpgroups attr-dict-with-keyword $body";
+  let hasVerifier = 1;
+}
+
+def Tile_MBarrierArriveOp : Tile_Op<"mbarrier_arrive", [Tile_InKernel]> {
+  let summary = "arrive on an mbarrier (T.barrier_arrive, T.mbarrier_arrive)";
+  let description = [{
+    Every thread that runs it arrives once on barrier `index` of `barriers`
+    (a `tile.alloc_barrier`).
+
+    ```mlir
+    tile.mbarrier_arrive %bars[%i] : memref<2xi64, #tile.space<shared>>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead, MemWrite]>:$barriers,
+                       Index:$index);
+  let assemblyFormat = "$barriers `[` $index `]` attr-dict `:` type($barriers)";
+}
+
+def Tile_MBarrierWaitOp : Tile_Op<"mbarrier_wait", [Tile_InKernel]> {
+  let summary = "wait for an mbarrier phase (T.barrier_wait, "
+                "T.mbarrier_wait_parity)";
+  let description = [{
+    Blocks until the phase of barrier `index` whose parity is `parity`
+    (0 or 1; the low bit is used) has completed, as PTX's
+    `mbarrier.try_wait.parity`: on a fresh barrier parity 1 passes at once.
+
+    ```mlir
+    tile.mbarrier_wait %bars[%i], %parity : memref<2xi64, #tile.space<shared>>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead, MemWrite]>:$barriers,
+                       Index:$index, Index:$parity);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $parity attr-dict `:` type($barriers)
+  }];
+}
+
+def Tile_MBarrierExpectTxOp : Tile_Op<"mbarrier_expect_tx", [Tile_InKernel]> {
+  let summary = "expect bytes on an mbarrier (T.mbarrier_expect_tx)";
+  let description = [{
+    Each thread that runs it adds `bytes` to the transaction count of the
+    barrier's current phase (no arrival).
+
+    ```mlir
+    tile.mbarrier_expect_tx %bars[%i], %bytes : memref<1xi64, #tile.space<shared>>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead, MemWrite]>:$barriers,
+                       Index:$index, Index:$bytes);
+  let assemblyFormat = [{
+    $barriers `[` $index `]` `,` $bytes attr-dict `:` type($barriers)
+  }];
+}
+
+def Tile_FenceProxyAsyncOp : Tile_Op<"fence_proxy_async", [Tile_InKernel]> {
+  let summary = "order shared-memory writes before async-proxy reads "
+                "(T.fence_proxy_async)";
+  let description = [{
+    `fence.proxy.async.shared::cta`: this thread's ordinary writes to
+    shared memory become visible to TMA and wgmma.
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_SetMaxNRegOp : Tile_Op<"set_max_nreg", [Tile_InKernel]> {
+  let summary = "re-allocate the warpgroup's registers (T.set_max_nreg)";
+  let description = [{
+    `setmaxnreg.inc` (`increase`) or `.dec` to `count` registers per
+    thread, for the warpgroup that runs it; `count` is a multiple of 8 in
+    [24, 256].
+
+    ```mlir
+    tile.set_max_nreg 240 increase
+    ```
+  }];
+  let arguments = (ins I64Attr:$count, UnitAttr:$increase);
+  let assemblyFormat = "$count (`increase` $increase^)? attr-dict";
+  let hasVerifier = 1;
+}
+
+def Tile_TmaCopyOp : Tile_Op<"tma_copy",
+    [Tile_InKernel, AttrSizedOperandSegments]> {
+  let summary = "a TMA load completing on an mbarrier (T.tma_copy)";
+  let description = [{
+    Copies the box `[src_offsets, src_offsets + src_extents)` of the global
+    tensor `src` into the shared buffer `dst` (at `dst_offsets`) with the
+    tensor memory accelerator, issued by the first thread of the threads
+    that run it, which also adds the box's bytes to barrier `index` of
+    `barriers` (`mbarrier.expect_tx`, no arrival): the barrier's phase
+    completes when its arrivals are in and the bytes have landed.
+
+    ```mlir
+    tile.tma_copy %A[%m0, %k0] [128, 64] to %As[%c0, %c0] [128, 64]
+        barrier %bars[%c0]
+        : memref<1024x1024xf16>, memref<128x64xf16, #tile.space<shared>>,
+          memref<1xi64, #tile.space<shared>>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "", [MemRead]>:$src,
+    Variadic<Index>:$src_offsets,
+    DenseI64ArrayAttr:$src_extents,
+    Arg<AnyMemRef, "", [MemWrite]>:$dst,
+    Variadic<Index>:$dst_offsets,
+    DenseI64ArrayAttr:$dst_extents,
+    Arg<AnyMemRef, "", [MemRead, MemWrite]>:$barriers,
+    Index:$index);
+  let assemblyFormat = [{
+    $src `[` $src_offsets `]` $src_extents `to`
+    $dst `[` $dst_offsets `]` $dst_extents
+    `barrier` $barriers `[` $index `]`
+    attr-dict `:` type($src) `,` type($dst) `,` type($barriers)
+  }];
+}
+
 #endif // TILEC_DIALECT_TILEOPS_TD
