@@ -876,14 +876,14 @@ private:
                 /*syncWarp=*/false);
       return success();
     }
-    if (persistent)
-      return loop.emitError() << "internal: a persistent kernel's loop is "
-                                 "not one gemm on one ring";
 
     auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1));
     OpBuilder ib = OpBuilder::atBlockTerminator(steady.getBody());
     Value j = steady.getInductionVar();
-    Value stage = arith::RemUIOp::create(ib, loc, j, cst(ib, stages));
+    // (Every iteration releases its own slot: nothing is left to release
+    // after the loop, in a persistent kernel either.)
+    Value stage =
+        arith::RemUIOp::create(ib, loc, useOf(ib, j), cst(ib, stages));
     IRMapping map;
     map.map(loop.getInductionVar(), ivOf(ib, j));
     // The body's own barriers (tile-insert-barriers') are kept only when

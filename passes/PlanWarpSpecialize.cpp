@@ -98,6 +98,22 @@ bool recomputable(Value value, tile::KernelOp kernel) {
 /// loads with another's math, and a producer warpgroup (whose threads
 /// count against the register file at the kernel's entry allocation)
 /// would leave room for one.
+/// Registers a thread of `kernel` needs for its fragments, estimated, plus
+/// 32 for addresses and loop state, in units of 8.
+int64_t fragmentRegisters(tile::KernelOp kernel, int64_t threads) {
+  int64_t registers = 32;
+  kernel.walk([&](tile::AllocOp alloc) {
+    auto type = cast<MemRefType>(alloc.getType());
+    if (type.hasStaticShape() &&
+        tile::getMemorySpace(type) == tile::MemorySpace::fragment)
+      registers += llvm::divideCeil(
+          llvm::divideCeil(
+              type.getNumElements() * type.getElementTypeBitWidth(), 32),
+          threads);
+  });
+  return llvm::alignTo(registers, 8);
+}
+
 int64_t blocksWithoutRoles(tile::KernelOp kernel, int64_t threads,
                            const TargetInfo &target) {
   int64_t shared = gemm::reductionScratchBytes(kernel), registers = 32;
@@ -236,29 +252,43 @@ decide(tile::PipelinedOp loop, const TargetInfo &target, std::string &why) {
     return failure();
   }
   int64_t file = int64_t(target.registersPerBlock());
-  int64_t left = file - kWarpgroup * kProducerRegisters;
-  int64_t regs = std::min(kMaxConsumerRegisters, left / consumers / 8 * 8);
+  // setmaxnreg only moves registers within what the block was given at
+  // launch: every thread starts with `entry` (the file over the block's
+  // threads, in units of 8; ptxas allocates that much when told one block
+  // per multiprocessor), and the consumers' increase waits until the
+  // producer's decrease has freed enough. A split past that pool never
+  // completes (the kernel hangs). So the consumers get what the pool
+  // leaves after a 24-register producer, at most 240, and the producer
+  // what is left after them, at most 56: it walks the tiles and computes
+  // the loads' coordinates in registers of its own (one consumer
+  // warpgroup leaves plenty; two leave exactly 24).
+  int64_t threads = consumers + kWarpgroup;
+  int64_t pool =
+      std::min<int64_t>(target.maxRegistersPerThread(), file / threads) / 8 *
+      8 * threads;
+  int64_t regs =
+      std::min(kMaxConsumerRegisters,
+               (pool - kWarpgroup * kProducerRegisters) / consumers / 8 * 8);
   if (regs < kProducerRegisters) {
     why = "the register file leaves the consumers too few registers";
     return failure();
   }
-  // setmaxnreg only moves registers within what the block was given at
-  // launch: every thread starts with `entry` (the file over the block's
-  // threads, in units of 8, or fewer when the consumers need fewer), and
-  // the consumers' increase waits until the producer's decrease has freed
-  // enough. A split past that pool never completes (the kernel hangs), so
-  // the producer gets what the pool leaves after the consumers, at most 56:
-  // it walks the tiles and computes the loads' coordinates in registers of
-  // its own (one consumer warpgroup leaves plenty; two leave exactly 24).
-  int64_t threads = consumers + kWarpgroup;
-  int64_t entry = std::min<int64_t>(
-      regs, std::min<int64_t>(target.maxRegistersPerThread(), file / threads) /
-                8 * 8);
-  int64_t producer =
-      std::min((entry * threads - consumers * regs) / kWarpgroup / 8 * 8,
-               kMaxProducerRegisters);
+  // (Where the consumers need less than the entry count, ptxas starts
+  // every thread at their count.)
+  pool = std::min(pool, regs * threads);
+  int64_t producer = std::min((pool - consumers * regs) / kWarpgroup / 8 * 8,
+                              kMaxProducerRegisters);
   if (producer < kProducerRegisters) {
     why = "the register file leaves the producer too few registers";
+    return failure();
+  }
+  // The producer's registers must not make the consumers spill what the
+  // kernel holds without roles (a 256x256 tile over 512 threads: 128
+  // accumulator registers a thread, 112 with roles).
+  if (int64_t needed = fragmentRegisters(kernel, consumers); needed > regs) {
+    why = "its fragments need about " + std::to_string(needed) +
+          " registers a thread, and the consumers would keep " +
+          std::to_string(regs);
     return failure();
   }
   return tile::WarpSpecializeAttr::get(loop.getContext(), consumers, kWarpgroup,
