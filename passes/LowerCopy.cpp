@@ -49,6 +49,15 @@ int64_t elementBytes(Type type) {
   return std::max<int64_t>(1, (type.getIntOrFloatBitWidth() + 7) / 8);
 }
 
+/// Booleans are a byte each in memory (T.bool tensors, like TileLang's),
+/// but a vector of i1 is bit-packed: their copies move one element at a
+/// time (a vector<8xi1> load read 8 booleans from one byte).
+bool packedBits(Type type) {
+  auto memref = dyn_cast<MemRefType>(type);
+  Type element = memref ? memref.getElementType() : type;
+  return element.isInteger(1);
+}
+
 /// A box of a buffer: what one side of a copy names.
 struct Box {
   Value buffer;
@@ -266,7 +275,7 @@ private:
     int64_t fragLast = int64_t(layout.rank()) - 1;
     int64_t otherLast = other.type().getRank() - 1;
     if (fragDims.empty() || fragDims.back() != fragLast || otherDims.empty() ||
-        otherDims.back() != otherLast)
+        otherDims.back() != otherLast || packedBits(other.type()))
       return {1, false};
     Type element = other.type().getElementType();
     int64_t vec = std::min(layout.contiguousRegisters(),
@@ -606,7 +615,7 @@ private:
                       src.squeezedDims().back() == src.type().getRank() - 1 &&
                       !dst.squeezedDims().empty() &&
                       dst.squeezedDims().back() == dst.type().getRank() - 1;
-    if (!contiguous)
+    if (!contiguous || packedBits(src.type()) || packedBits(dst.type()))
       vec = 1;
     while (vec > 1 &&
            (shape.back() % vec != 0 || total < vec * kernel.getThreads()))
