@@ -53,22 +53,19 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *m, const void *, unsigned,
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuModuleUnload(CUmodule) { return CUDA_SUCCESS; }
-CUresult CUDAAPI cuTensorMapEncodeTiled(CUtensorMap *, CUtensorMapDataType,
-                                        cuuint32_t, void *, const cuuint64_t *,
-                                        const cuuint64_t *, const cuuint32_t *,
-                                        const cuuint32_t *,
-                                        CUtensorMapInterleave,
-                                        CUtensorMapSwizzle,
-                                        CUtensorMapL2promotion,
-                                        CUtensorMapFloatOOBfill) {
+CUresult CUDAAPI cuTensorMapEncodeTiled(
+    CUtensorMap *, CUtensorMapDataType, cuuint32_t, void *, const cuuint64_t *,
+    const cuuint64_t *, const cuuint32_t *, const cuuint32_t *,
+    CUtensorMapInterleave, CUtensorMapSwizzle, CUtensorMapL2promotion,
+    CUtensorMapFloatOOBfill) {
   return CUDA_SUCCESS;
 }
 }
 
 static void launch(const char *what) {
   CUresult r = app::gemm::matmul(0x10000, 0x20000, 0x30000);
-  std::printf("%s: rc %d grid (%u, %u, %u) block (%u, %u, %u)\n", what,
-              int(r), grid[0], grid[1], grid[2], block[0], block[1], block[2]);
+  std::printf("%s: rc %d grid (%u, %u, %u) block (%u, %u, %u)\n", what, int(r),
+              grid[0], grid[1], grid[2], block[0], block[1], block[2]);
 }
 
 int main() {
