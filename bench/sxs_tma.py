@@ -32,9 +32,8 @@ def bind(self, values):
         ptrs, keep = tilec_launch.kernel_arg_values(k, values)
         grid = [int(eval(str(g).replace("/", "//"), {}, dict(env))) for g in k["grid"]]
         # The kernel walks its grid itself (SXS_FULL_GRID=1: one tile per block).
-        if k.get("persistent_blocks_per_sm") and not os.environ.get("SXS_FULL_GRID"):
-            sms = torch.cuda.get_device_properties(0).multi_processor_count
-            grid = [min(grid[0] * grid[1] * grid[2], sms * k["persistent_blocks_per_sm"]), 1, 1]
+        if not os.environ.get("SXS_FULL_GRID"):
+            grid = tilec_launch.launch_grid(k, grid)
         launches.append((h, grid, k["block"], shared, ptrs, keep))
     self._launches = launches
 

@@ -98,6 +98,19 @@ def kernel_arg_values(kernel, args, params=None):
     return (ctypes.c_void_p * len(ptrs))(*ptrs), keep
 
 
+def launch_grid(kernel, grid):
+    """The grid to launch `kernel` with: its own, or for a persistent kernel
+    (metadata `persistent_blocks_per_sm`; it walks its grid's blocks itself)
+    min(blocks, that many per multiprocessor) along x, as the header does."""
+    per_sm = kernel.get("persistent_blocks_per_sm")
+    if not per_sm:
+        return grid
+    sms = ctypes.c_int()
+    _check(_cuda.cuDeviceGetAttribute(ctypes.byref(sms), 16, 0),  # MULTIPROCESSOR_COUNT
+           "cuDeviceGetAttribute")
+    return [min(grid[0] * grid[1] * grid[2], sms.value * per_sm), 1, 1]
+
+
 class Module:
     def __init__(self, ptx_path, json_path):
         torch.cuda.init()
@@ -123,13 +136,7 @@ class Module:
                 _check(_cuda.cuFuncSetAttribute(handle, _MAX_DYNAMIC_SHARED, shared),
                        "cuFuncSetAttribute")
             pointers, keep = kernel_arg_values(kernel, args, fn["params"])
-            grid = [int(g) for g in kernel["grid"]]
-            if kernel.get("persistent_blocks_per_sm"):  # walks its grid itself
-                sms = ctypes.c_int()
-                _check(_cuda.cuDeviceGetAttribute(ctypes.byref(sms), 16, 0),
-                       "cuDeviceGetAttribute")
-                grid = [min(grid[0] * grid[1] * grid[2],
-                            sms.value * kernel["persistent_blocks_per_sm"]), 1, 1]
+            grid = launch_grid(kernel, [int(g) for g in kernel["grid"]])
             block = kernel["block"]
             _check(_cuda.cuLaunchKernel(handle, *grid, *block, shared, None, pointers, None),
                    "cuLaunchKernel")

@@ -89,15 +89,6 @@ bool recomputable(Value value, tile::KernelOp kernel) {
   });
 }
 
-/// How many blocks of `kernel` one multiprocessor holds without warp
-/// roles, estimated from its shared buffers (rings at their stage count,
-/// the reductions' scratch) and its fragments (registers per thread, plus 32
-/// for addresses and loop state). Roles pay off where this is 1: a block then
-/// has the multiprocessor to itself either way, and the added warpgroup costs
-/// no occupancy. Where several blocks fit, they already overlap one block's
-/// loads with another's math, and a producer warpgroup (whose threads
-/// count against the register file at the kernel's entry allocation)
-/// would leave room for one.
 /// Registers a thread of `kernel` needs for its fragments, estimated, plus
 /// 32 for addresses and loop state, in units of 8.
 int64_t fragmentRegisters(tile::KernelOp kernel, int64_t threads) {
@@ -114,23 +105,27 @@ int64_t fragmentRegisters(tile::KernelOp kernel, int64_t threads) {
   return llvm::alignTo(registers, 8);
 }
 
+/// How many blocks of `kernel` one multiprocessor holds without warp
+/// roles, estimated from its shared buffers (rings at their stage count,
+/// the reductions' scratch) and its fragments (fragmentRegisters). Roles
+/// pay off where this is 1: a block then has the multiprocessor to itself
+/// either way, and the added warpgroup costs no occupancy. Where several
+/// blocks fit, they already overlap one block's loads with another's math,
+/// and a producer warpgroup (whose threads count against the register file
+/// at the kernel's entry allocation) would leave room for one.
 int64_t blocksWithoutRoles(tile::KernelOp kernel, int64_t threads,
                            const TargetInfo &target) {
-  int64_t shared = gemm::reductionScratchBytes(kernel), registers = 32;
+  int64_t shared = gemm::reductionScratchBytes(kernel);
   kernel.walk([&](tile::AllocOp alloc) {
     auto type = cast<MemRefType>(alloc.getType());
-    if (!type.hasStaticShape())
+    if (!type.hasStaticShape() ||
+        tile::getMemorySpace(type) != tile::MemorySpace::shared)
       return;
-    int64_t bits = type.getNumElements() * type.getElementTypeBitWidth();
-    std::optional<tile::MemorySpace> space = tile::getMemorySpace(type);
-    if (space == tile::MemorySpace::shared) {
-      auto stages = alloc->getAttrOfType<IntegerAttr>("tile.num_stages");
-      shared += bits / 8 * (stages ? stages.getInt() : 1);
-    } else if (space == tile::MemorySpace::fragment) {
-      registers += llvm::divideCeil(llvm::divideCeil(bits, 32), threads);
-    }
+    auto stages = alloc->getAttrOfType<IntegerAttr>("tile.num_stages");
+    shared += type.getNumElements() * type.getElementTypeBitWidth() / 8 *
+              (stages ? stages.getInt() : 1);
   });
-  registers = llvm::alignTo(registers, 8);
+  int64_t registers = fragmentRegisters(kernel, threads);
   int64_t bySharedMemory = int64_t(target.sharedMemoryPerMultiprocessor()) /
                            std::max<int64_t>(shared, 1);
   int64_t byRegisters =
@@ -251,21 +246,19 @@ decide(tile::PipelinedOp loop, const TargetInfo &target, std::string &why) {
           "warpgroup would cut to one";
     return failure();
   }
-  int64_t file = int64_t(target.registersPerBlock());
   // setmaxnreg only moves registers within what the block was given at
-  // launch: every thread starts with `entry` (the file over the block's
-  // threads, in units of 8; ptxas allocates that much when told one block
-  // per multiprocessor), and the consumers' increase waits until the
-  // producer's decrease has freed enough. A split past that pool never
-  // completes (the kernel hangs). So the consumers get what the pool
+  // launch: every thread starts with the most that lets the block fit the
+  // file (maxRegistersPerThreadInBlock, in units of 8; ptxas allocates that
+  // much when told one block per multiprocessor), and the consumers' increase
+  // waits until the producer's decrease has freed enough. A split past that
+  // pool never completes (the kernel hangs). So the consumers get what the pool
   // leaves after a 24-register producer, at most 240, and the producer
   // what is left after them, at most 56: it walks the tiles and computes
   // the loads' coordinates in registers of its own (one consumer
   // warpgroup leaves plenty; two leave exactly 24).
   int64_t threads = consumers + kWarpgroup;
   int64_t pool =
-      std::min<int64_t>(target.maxRegistersPerThread(), file / threads) / 8 *
-      8 * threads;
+      int64_t(target.maxRegistersPerThreadInBlock(threads)) / 8 * 8 * threads;
   int64_t regs =
       std::min(kMaxConsumerRegisters,
                (pool - kWarpgroup * kProducerRegisters) / consumers / 8 * 8);
