@@ -1,26 +1,12 @@
 // Calls the launch function of dynamic-int64.tile with sizes on both sides
-// of each 64-bit limit. The fake driver below fails every call, so a launch
-// that passed the header's checks returns CUDA_ERROR_NOT_INITIALIZED and one
-// that a check rejected returns CUDA_ERROR_INVALID_VALUE.
+// of each 64-bit limit. The fake driver (failing-driver.h) fails every call, so
+// a launch that passed the header's checks returns CUDA_ERROR_NOT_INITIALIZED
+// and one that a check rejected returns CUDA_ERROR_INVALID_VALUE.
+#include "failing-driver.h"
 #include "kernels.h"
 
 #include <cstdio>
 #include <cstring>
-
-#define FAKE(name, ...)                                                        \
-  CUresult CUDAAPI name(__VA_ARGS__) { return CUDA_ERROR_NOT_INITIALIZED; }
-extern "C" {
-FAKE(cuCtxGetCurrent, CUcontext *)
-FAKE(cuCtxGetId, CUcontext, unsigned long long *)
-FAKE(cuFuncSetAttribute, CUfunction, CUfunction_attribute, int)
-FAKE(cuGetErrorName, CUresult, const char **)
-FAKE(cuLaunchKernel, CUfunction, unsigned, unsigned, unsigned, unsigned,
-     unsigned, unsigned, unsigned, CUstream, void **, void **)
-FAKE(cuModuleGetFunction, CUfunction *, CUmodule, const char *)
-FAKE(cuModuleLoadDataEx, CUmodule *, const void *, unsigned, CUjit_option *,
-     void **)
-FAKE(cuModuleUnload, CUmodule)
-}
 
 namespace k = tilec_kernels::wide;
 
