@@ -153,6 +153,14 @@ inline constexpr int64_t kWgmmaOperandAlignment = 1024;
 /// and the rings' phases run on across the tiles a block computes.
 inline constexpr llvm::StringLiteral kPersistentAttr = "tile.persistent";
 
+/// tile-plan-warp-specialize's decision (--overlap-gemms) that the last
+/// gemm of a warp-specialized loop stays in flight across the back edge
+/// (a unit attribute on the tile.pipelined): the consumers issue
+/// iteration j's first gemm while j - 1's last one runs, and wait for
+/// both together.
+inline constexpr llvm::StringLiteral kLastGemmInFlightAttr =
+    "tile.last_gemm_in_flight";
+
 /// How a wgmma operand buffer is addressed by its descriptors
 /// (LowerGemmWgmma.cpp): a rows x cols tile in atoms of `width` columns.
 struct WgmmaOperand {

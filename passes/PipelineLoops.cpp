@@ -877,15 +877,6 @@ private:
       return success();
     }
 
-    auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1));
-    OpBuilder ib = OpBuilder::atBlockTerminator(steady.getBody());
-    Value j = steady.getInductionVar();
-    // (Every iteration releases its own slot: nothing is left to release
-    // after the loop, in a persistent kernel either.)
-    Value stage =
-        arith::RemUIOp::create(ib, loc, useOf(ib, j), cst(ib, stages));
-    IRMapping map;
-    map.map(loop.getInductionVar(), ivOf(ib, j));
     // The body's own barriers (tile-insert-barriers') are kept only when
     // it touches shared buffers other than the rings, which the mbarriers
     // order: a consumers-wide barrier per iteration would hold the
@@ -895,6 +886,24 @@ private:
           return !isProducer(op) && !isa<tile::GemmOp>(op) &&
                  touchesOtherShared(&op);
         });
+    if (loop->hasAttr(simt::kLastGemmInFlightAttr)) {
+      auto [first, last] = lastGemmInFlight(keepBarriers);
+      if (!last)
+        return loop.emitError()
+               << "internal: tile-plan-warp-specialize kept the last gemm in "
+                  "flight, but the body does not allow it";
+      return runLastGemmInFlight(b, first, last, n, readers, waitFull, release);
+    }
+
+    auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1));
+    OpBuilder ib = OpBuilder::atBlockTerminator(steady.getBody());
+    Value j = steady.getInductionVar();
+    // (Every iteration releases its own slot: nothing is left to release
+    // after the loop, in a persistent kernel either.)
+    Value stage =
+        arith::RemUIOp::create(ib, loc, useOf(ib, j), cst(ib, stages));
+    IRMapping map;
+    map.map(loop.getInductionVar(), ivOf(ib, j));
     for (Operation &op : loop.getBody()->without_terminator()) {
       if (isProducer(op) || (!keepBarriers && isa<tile::BarrierOp>(op)))
         continue;
@@ -913,6 +922,127 @@ private:
       ib.clone(op, map);
     }
     release(ib, stage, Value(), /*syncWarp=*/true);
+    return success();
+  }
+
+  /// The first and last gemm of a warp-specialized body of several wgmma
+  /// gemms whose last one (FlashAttention's O += P V) may stay in flight
+  /// across the back edge, overlapping the next iteration's first gemm
+  /// (S = Q K^T); null where not. It may where the last gemm ends the body
+  /// and nothing from the body's start to the first gemm, that gemm
+  /// included, touches the last one's accumulator or fragment operand
+  /// (those registers are the in-flight wgmma's), and the body writes no
+  /// shared buffer but the rings (no kept barriers).
+  std::pair<tile::GemmOp, tile::GemmOp> lastGemmInFlight(bool keepBarriers) {
+    if (keepBarriers)
+      return {};
+    SmallVector<Operation *> body;
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (!isProducer(op) && !isa<tile::BarrierOp>(op) && !isPureOp(&op))
+        body.push_back(&op);
+    SmallVector<tile::GemmOp> gemms;
+    for (Operation *op : body)
+      if (auto g = dyn_cast<tile::GemmOp>(op)) {
+        tile::MmaAttr mma = gemm::readMma(g);
+        if (!mma || mma.getKind() != tile::MmaKind::wgmma)
+          return {};
+        gemms.push_back(g);
+      }
+    if (gemms.size() < 2 || body.back() != gemms.back().getOperation())
+      return {};
+    tile::GemmOp first = gemms.front(), last = gemms.back();
+    llvm::SetVector<Operation *> held;
+    for (Value buffer : {last.getC(), last.getA()})
+      if (Operation *def = buffer.getDefiningOp();
+          def && tile::getMemorySpace(cast<MemRefType>(buffer.getType())) ==
+                     tile::MemorySpace::fragment)
+        held.insert(def);
+    for (Operation *op : body) {
+      if (touches(op, held))
+        return {};
+      if (op == first.getOperation())
+        break;
+    }
+    return {first, last};
+  }
+
+  /// The warp-specialized consumers' loop with the last gemm in flight
+  /// (lastGemmInFlight), FlashAttention-3's intra-warpgroup overlap of the
+  /// second GEMM with the next first:
+  ///
+  ///   accs = O
+  ///   for j in [0, n):                          // carries accs (in flight)
+  ///     the body up to the first gemm; S = Q K_j^T; wait_group 0
+  ///     O = accs                                // P V_{j-1} landed too
+  ///     if j >= 1: release slot (j - 1) % S     // K_{j-1}, V_{j-1} read
+  ///     the rest of the body; accs = wgmma(P, V_j, O); commit
+  ///   wait_group 0; O = accs; release slot (n - 1) % S
+  ///
+  /// The tensor cores run P V_{j-1} and Q K_j^T back to back instead of
+  /// idling through the release, the barrier wait and the issue between
+  /// them.
+  LogicalResult runLastGemmInFlight(
+      OpBuilder &b, tile::GemmOp first, tile::GemmOp last, Value n,
+      ArrayRef<Operation *> readers,
+      llvm::function_ref<void(OpBuilder &, size_t, Value, Value)> waitFull,
+      llvm::function_ref<void(OpBuilder &, Value, Value, bool)> release) {
+    FailureOr<simt::WgmmaGemm> gemm = simt::WgmmaGemm::create(kernel, last);
+    if (failed(gemm))
+      return failure();
+    gemm->markOperands(b, slot(last.getA(), cst(b, 0)),
+                       slot(last.getB(), cst(b, 0)));
+    gemm->setUp(b);
+    SmallVector<Value> init = gemm->loadAccumulators(b);
+    auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1), init);
+    OpBuilder ib = OpBuilder::atBlockBegin(steady.getBody());
+    Value j = steady.getInductionVar();
+    Value stage =
+        arith::RemUIOp::create(ib, loc, useOf(ib, j), cst(ib, stages));
+    // The slot of use u - 1, (u + S - 1) % S.
+    auto slotBefore = [&](OpBuilder &ob, Value k) -> Value {
+      return arith::RemUIOp::create(
+          ob, loc,
+          arith::AddIOp::create(ob, loc, useOf(ob, k), cst(ob, stages - 1)),
+          cst(ob, stages));
+    };
+    auto atLeastOne = [&](OpBuilder &ob, Value k) -> Value {
+      return arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::uge, k,
+                                   cst(ob, 1));
+    };
+    IRMapping map;
+    map.map(loop.getInductionVar(), ivOf(ib, j));
+    SmallVector<Value> accs;
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (isProducer(op) || isa<tile::BarrierOp>(op))
+        continue;
+      if (auto it = llvm::find(readers, &op); it != readers.end())
+        waitFull(ib, it - readers.begin(), j, stage);
+      auto gemmOp = dyn_cast<tile::GemmOp>(op);
+      if (gemmOp == last) {
+        accs = gemm->loadAccumulators(ib);
+        gemm->issue(ib, slot(last.getA(), stage), slot(last.getB(), stage),
+                    accs);
+        continue;
+      }
+      if (!gemmOp) {
+        ib.clone(op, map);
+        continue;
+      }
+      if (failed(simt::emitGemm(kernel, ib, gemmOp, slot(gemmOp.getA(), stage),
+                                slot(gemmOp.getB(), stage),
+                                /*asyncFenced=*/true)))
+        return failure();
+      if (gemmOp == first) {
+        // Its wait_group 0 completed the last iteration's wgmmas too.
+        gemm->storeAccumulators(ib, steady.getRegionIterArgs());
+        release(ib, slotBefore(ib, j), atLeastOne(ib, j), /*syncWarp=*/true);
+      }
+    }
+    scf::YieldOp::create(ib, loc, accs);
+    b.setInsertionPointAfter(steady);
+    gemm->wait(b, 0);
+    gemm->storeAccumulators(b, steady.getResults());
+    release(b, slotBefore(b, n), atLeastOne(b, n), /*syncWarp=*/true);
     return success();
   }
 

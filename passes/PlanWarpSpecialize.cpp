@@ -41,7 +41,10 @@
 // leaves ptxas the allocation granularity), after 24 for the producer,
 // which then gets what the block's launch allocation leaves, up to 56
 // (one consumer warpgroup leaves plenty: a producer held to 24 spills its
-// tile coordinates; two leave exactly 24).
+// tile coordinates; two leave exactly 24). In a loop of one gemm whose
+// fragments need well under 240 (a GEMM's 128 accumulators a thread), the
+// producer takes 40 and the consumers 232, as CUTLASS splits two
+// warpgroups.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,6 +75,10 @@ constexpr int64_t kWarpgroup = 128;
 constexpr int64_t kProducerRegisters = 24;
 constexpr int64_t kMaxConsumerRegisters = 240;
 constexpr int64_t kMaxProducerRegisters = 56;
+constexpr int64_t kRoomyProducerRegisters = 40;
+/// Registers the consumers keep past their fragments' estimate before the
+/// producer may take 40: ptxas's temporaries, the epilogue's values.
+constexpr int64_t kConsumerSlack = 48;
 
 /// Whether `value` is computed, inside `kernel`, by side-effect-free ops
 /// only (from block indices, kernel arguments, constants and, inside
@@ -259,9 +266,20 @@ decide(tile::PipelinedOp loop, const TargetInfo &target, std::string &why) {
   int64_t threads = consumers + kWarpgroup;
   int64_t pool =
       int64_t(target.maxRegistersPerThreadInBlock(threads)) / 8 * 8 * threads;
-  int64_t regs =
-      std::min(kMaxConsumerRegisters,
-               (pool - kWarpgroup * kProducerRegisters) / consumers / 8 * 8);
+  auto consumerShare = [&](int64_t producerRegisters) {
+    return std::min(kMaxConsumerRegisters,
+                    (pool - kWarpgroup * producerRegisters) / consumers / 8 *
+                        8);
+  };
+  int64_t needed = fragmentRegisters(kernel, consumers);
+  // A GEMM's producer keeps 40 where the consumers' fragments leave room
+  // (CUTLASS's split for two consumer warpgroups, 232 + 40): at 24 it
+  // spills the coordinates of a deeper ring (128x256x64 in 4 stages).
+  // Loops of several gemms keep FlashAttention-3's 24.
+  int64_t regs = consumerShare(kProducerRegisters);
+  if (gemms == 1 &&
+      needed + kConsumerSlack <= consumerShare(kRoomyProducerRegisters))
+    regs = consumerShare(kRoomyProducerRegisters);
   if (regs < kProducerRegisters) {
     why = "the register file leaves the consumers too few registers";
     return failure();
@@ -278,7 +296,7 @@ decide(tile::PipelinedOp loop, const TargetInfo &target, std::string &why) {
   // The producer's registers must not make the consumers spill what the
   // kernel holds without roles (a 256x256 tile over 512 threads: 128
   // accumulator registers a thread, 112 with roles).
-  if (int64_t needed = fragmentRegisters(kernel, consumers); needed > regs) {
+  if (needed > regs) {
     why = "its fragments need about " + std::to_string(needed) +
           " registers a thread, and the consumers would keep " +
           std::to_string(regs);
@@ -286,6 +304,65 @@ decide(tile::PipelinedOp loop, const TargetInfo &target, std::string &why) {
   }
   return tile::WarpSpecializeAttr::get(loop.getContext(), consumers, kWarpgroup,
                                        regs, producer);
+}
+
+/// Whether `op` or an op nested in it uses a buffer that `pick` selects.
+bool usesBuffer(Operation *op, llvm::function_ref<bool(Value)> pick) {
+  return op
+      ->walk([&](Operation *nested) {
+        return llvm::any_of(nested->getOperands(), pick)
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Whether the last gemm of `loop`'s warp-specialized body may stay in
+/// flight across the back edge (kLastGemmInFlightAttr; PipelineLoops.cpp,
+/// runLastGemmInFlight): the body holds two wgmma gemms or more and ends
+/// with one; nothing from its start to its first gemm, that gemm
+/// included, touches the last one's accumulator or fragment operand; and
+/// nothing but the gemms touches a shared buffer other than the operand
+/// copies' (the consumers then keep no block barriers in the loop).
+bool lastGemmMayStayInFlight(tile::PipelinedOp loop) {
+  SmallVector<Operation *> body;
+  llvm::SmallPtrSet<Value, 4> rings;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto copy = dyn_cast<tile::CopyOp>(op);
+    auto stage = op.getAttrOfType<IntegerAttr>("tile.stage");
+    if (copy && stage && stage.getInt() == 0) {
+      rings.insert(copy.getDst());
+      continue;
+    }
+    if (!isMemoryEffectFree(&op) || op.getNumRegions())
+      body.push_back(&op);
+  }
+  SmallVector<tile::GemmOp> gemms;
+  for (Operation *op : body)
+    if (auto gemm = dyn_cast<tile::GemmOp>(op))
+      gemms.push_back(gemm);
+  if (gemms.size() < 2 || body.back() != gemms.back().getOperation())
+    return false;
+  tile::GemmOp first = gemms.front(), last = gemms.back();
+  auto held = [&](Value v) {
+    return (v == last.getC() || v == last.getA()) &&
+           tile::getMemorySpace(cast<MemRefType>(v.getType())) ==
+               tile::MemorySpace::fragment;
+  };
+  for (Operation *op : body) {
+    if (usesBuffer(op, held))
+      return false;
+    if (op == first.getOperation())
+      break;
+  }
+  auto otherShared = [&](Value v) {
+    auto type = dyn_cast<MemRefType>(v.getType());
+    return type && tile::getMemorySpace(type) == tile::MemorySpace::shared &&
+           !rings.contains(v);
+  };
+  return llvm::none_of(body, [&](Operation *op) {
+    return !isa<tile::GemmOp>(op) && usesBuffer(op, otherShared);
+  });
 }
 
 /// Whether `op`'s prim_func or module carries the unit attribute `name`.
@@ -325,6 +402,12 @@ struct TilePlanWarpSpecialize
       if (failed(roles))
         continue;
       loop->setAttr(tile::WarpSpecializeAttr::getAttrName(), *roles);
+      // --overlap-gemms (experimental): FlashAttention's P V in flight
+      // while the next Q K^T is issued.
+      if (configured(loop, "tile.overlap_gemms") &&
+          lastGemmMayStayInFlight(loop))
+        loop->setAttr(simt::kLastGemmInFlightAttr,
+                      UnitAttr::get(loop.getContext()));
       if (persistent(loop))
         loop->getParentOp()->setAttr(simt::kPersistentAttr,
                                      UnitAttr::get(loop.getContext()));

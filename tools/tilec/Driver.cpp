@@ -331,6 +331,10 @@ int runDriver(DriverOptions opts) {
       return ExitCompileError;
   }
 
+  // Read by tile-plan-warp-specialize, like TileLang's pass configs.
+  if (opts.overlapGemms)
+    (*module)->setAttr("tile.overlap_gemms", mlir::UnitAttr::get(&context));
+
   if (emit == EmitKind::Layouts) {
     mlir::FailureOr<std::string> page = renderLayouts(
         *module, opts.target, StringRef(opts.outputPath).ends_with(".html"));

@@ -42,6 +42,9 @@ struct DriverOptions {
   /// --fast-math: fastmath<fast> on the kernels' float ops (approximate
   /// division and exp/log/sin, no NaN/Inf guarantees).
   bool fastMath = false;
+  /// --overlap-gemms (experimental): a warp-specialized loop's last gemm
+  /// stays in flight while the next iteration's first one is issued.
+  bool overlapGemms = false;
   /// --tuning-cache: bind each autotune factory's fastest recorded
   /// configuration (TuningLookup.h).
   std::string tuningCachePath;

@@ -129,6 +129,10 @@ int main(int argc, char **argv) {
   app.add_flag("--fast-math", opts.fastMath,
                "Approximate kernel float math (fast div/exp/log/sin; "
                "assumes no NaN/Inf)");
+  app.add_flag("--overlap-gemms", opts.overlapGemms,
+               "Experimental, sm_90a: keep the last wgmma gemm of a "
+               "warp-specialized loop (FlashAttention's P V) in flight "
+               "while the next iteration's first gemm is issued");
   app.add_option("--tuning-cache", opts.tuningCachePath,
                  "Compile each autotune factory's fastest configuration "
                  "recorded in this cache (tilec-bench --tune)");
