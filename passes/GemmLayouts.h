@@ -109,6 +109,17 @@ mlir::LogicalResult planPipelines(mlir::Operation *root,
 /// reductions), counted as if every reduction crossed warps.
 int64_t reductionScratchBytes(tile::KernelOp kernel);
 
+/// tile-share-storage's decision (ShareStorage.cpp): shared buffers whose
+/// lifetimes in the kernel body do not overlap carry the same
+/// `tile.storage_group` and start at one offset (tile-plan-shared).
+inline constexpr llvm::StringLiteral kStorageGroupAttr = "tile.storage_group";
+
+/// The bytes of `kernel`'s static shared buffers, each `copiesOf(alloc)`
+/// times (its ring stages), the members of a storage group counted once,
+/// at the largest; without the reductions' scratch.
+int64_t sharedFootprint(tile::KernelOp kernel,
+                        llvm::function_ref<int64_t(tile::AllocOp)> copiesOf);
+
 /// Whether `copy` is one the gemm path lowers into a swizzled buffer: a
 /// global source whose box is a 2-D tile (its rows along one dimension, its
 /// columns along the last, every other extent 1: FlashAttention's

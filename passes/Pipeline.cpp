@@ -36,6 +36,7 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
     pm.addPass(createTileFastMath());
   pm.addPass(createTileDecomposeScan());
   pm.addPass(createTileInferLayouts());
+  pm.addPass(createTileShareStorage());
   pm.addPass(createTilePlanPipeline());
   pm.addPass(createTilePlanWarpSpecialize());
   pm.addPass(createTileInsertBarriers());

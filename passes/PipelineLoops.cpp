@@ -305,21 +305,18 @@ FailureOr<std::string> planLoop(tile::PipelinedOp loop,
   // launch.
   if (maxSharedBytes > 0) {
     int64_t base = 0, ringBytes = 0;
-    if (auto kernel = loop->getParentOfType<tile::KernelOp>())
+    if (auto kernel = loop->getParentOfType<tile::KernelOp>()) {
+      base = gemm::sharedFootprint(kernel, [](tile::AllocOp alloc) {
+        auto n = alloc->getAttrOfType<IntegerAttr>(kNumStages);
+        return n ? n.getInt() : int64_t(1);
+      });
       kernel.walk([&](tile::AllocOp alloc) {
         auto type = cast<MemRefType>(alloc.getType());
-        if (tile::getMemorySpace(type) != tile::MemorySpace::shared ||
-            !type.hasStaticShape())
-          return;
-        int64_t bytes =
-            type.getNumElements() * type.getElementTypeBitWidth() / 8;
-        int64_t old = 1;
-        if (auto n = alloc->getAttrOfType<IntegerAttr>(kNumStages))
-          old = n.getInt();
-        base += bytes * old;
-        if (rings.contains(alloc.getOperation()))
-          ringBytes += bytes;
+        if (rings.contains(alloc.getOperation()) && type.hasStaticShape())
+          ringBytes +=
+              type.getNumElements() * type.getElementTypeBitWidth() / 8;
       });
+    }
     base +=
         gemm::reductionScratchBytes(loop->getParentOfType<tile::KernelOp>());
     int64_t fits = stages;

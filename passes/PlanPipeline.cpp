@@ -137,16 +137,14 @@ FailureOr<bool> degrade(tile::PipelinedOp loop, int64_t maxShared) {
   }
   // Every shared buffer once (the rings' extra stages apart), and the
   // reductions' scratch.
-  int64_t base = gemm::reductionScratchBytes(kernel);
-  kernel.walk([&](tile::AllocOp alloc) {
-    if (!isStaticShared(alloc))
-      return;
-    int64_t copies = 1;
-    if (!llvm::is_contained(rings, alloc))
-      if (auto n = alloc->getAttrOfType<IntegerAttr>(kNumStages))
-        copies = n.getInt();
-    base += bytesOf(alloc) * copies;
-  });
+  int64_t base =
+      gemm::reductionScratchBytes(kernel) +
+      gemm::sharedFootprint(kernel, [&](tile::AllocOp alloc) -> int64_t {
+        if (!llvm::is_contained(rings, alloc))
+          if (auto n = alloc->getAttrOfType<IntegerAttr>(kNumStages))
+            return n.getInt();
+        return 1;
+      });
   // Largest first; of equal ones, the later in the body first (the first
   // operand a loop reads keeps its ring).
   SmallVector<tile::AllocOp> kept(rings), dropped;

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmLayouts.h"
 #include "SIMTLayout.h"
 
 #include "tilec/Dialect/TileOps.h"
@@ -74,18 +75,43 @@ struct TilePlanShared : tilec::impl::TilePlanSharedBase<TilePlanShared> {
         buffers.push_back(alloc);
     });
     OpBuilder b(kernel.getContext());
-    int64_t offset = 0;
-    for (tile::AllocOp alloc : buffers) {
-      if (!alloc.getType().hasStaticShape())
-        return alloc.emitError("shared buffers need a static shape");
-      // A buffer may ask for more (`tile.align`: wgmma operands start on a
-      // swizzle period).
+    // A buffer may ask for more alignment (`tile.align`: wgmma operands
+    // start on a swizzle period); the members of a storage group
+    // (tile-share-storage) share one offset, aligned for all of them, and
+    // the bytes of the largest.
+    auto alignOf = [&](tile::AllocOp alloc) {
       int64_t align = alignment;
       if (auto want = alloc->getAttrOfType<IntegerAttr>("tile.align"))
         align = std::max<int64_t>(align, want.getInt());
+      return align;
+    };
+    llvm::DenseMap<int64_t, std::pair<int64_t, int64_t>> groups; // align, bytes
+    for (tile::AllocOp alloc : buffers) {
+      if (!alloc.getType().hasStaticShape())
+        return alloc.emitError("shared buffers need a static shape");
+      if (auto g = alloc->getAttrOfType<IntegerAttr>(gemm::kStorageGroupAttr)) {
+        auto &[align, bytes] = groups[g.getInt()];
+        align = std::max(align, alignOf(alloc));
+        bytes = std::max(bytes, bufferBytes(alloc.getType()));
+      }
+    }
+    llvm::DenseMap<int64_t, int64_t> groupOffset;
+    int64_t offset = 0;
+    for (tile::AllocOp alloc : buffers) {
+      int64_t align = alignOf(alloc), bytes = bufferBytes(alloc.getType());
+      auto g = alloc->getAttrOfType<IntegerAttr>(gemm::kStorageGroupAttr);
+      if (g) {
+        if (auto it = groupOffset.find(g.getInt()); it != groupOffset.end()) {
+          alloc->setAttr("tile.shared_offset", b.getI64IntegerAttr(it->second));
+          continue;
+        }
+        std::tie(align, bytes) = groups.lookup(g.getInt());
+      }
       offset = int64_t(llvm::alignTo(uint64_t(offset), uint64_t(align)));
       alloc->setAttr("tile.shared_offset", b.getI64IntegerAttr(offset));
-      offset += bufferBytes(alloc.getType());
+      if (g)
+        groupOffset[g.getInt()] = offset;
+      offset += bytes;
     }
     int64_t total =
         int64_t(llvm::alignTo(uint64_t(offset), uint64_t(alignment)));

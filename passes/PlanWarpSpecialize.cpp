@@ -122,16 +122,12 @@ int64_t fragmentRegisters(tile::KernelOp kernel, int64_t threads) {
 /// at the kernel's entry allocation) would leave room for one.
 int64_t blocksWithoutRoles(tile::KernelOp kernel, int64_t threads,
                            const TargetInfo &target) {
-  int64_t shared = gemm::reductionScratchBytes(kernel);
-  kernel.walk([&](tile::AllocOp alloc) {
-    auto type = cast<MemRefType>(alloc.getType());
-    if (!type.hasStaticShape() ||
-        tile::getMemorySpace(type) != tile::MemorySpace::shared)
-      return;
-    auto stages = alloc->getAttrOfType<IntegerAttr>("tile.num_stages");
-    shared += type.getNumElements() * type.getElementTypeBitWidth() / 8 *
-              (stages ? stages.getInt() : 1);
-  });
+  int64_t shared = gemm::reductionScratchBytes(kernel) +
+                   gemm::sharedFootprint(kernel, [](tile::AllocOp alloc) {
+                     auto stages =
+                         alloc->getAttrOfType<IntegerAttr>("tile.num_stages");
+                     return stages ? stages.getInt() : int64_t(1);
+                   });
   int64_t registers = fragmentRegisters(kernel, threads);
   int64_t bySharedMemory = int64_t(target.sharedMemoryPerMultiprocessor()) /
                            std::max<int64_t>(shared, 1);

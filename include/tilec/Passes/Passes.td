@@ -190,6 +190,23 @@ def TileInferLayouts : Pass<"tile-infer-layouts"> {
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
+def TileShareStorage : Pass<"tile-share-storage"> {
+  let summary = "Let shared buffers whose lifetimes do not overlap share storage";
+  let description = [{
+    For a kernel whose shared buffers, with every `T.Pipelined` operand
+    copy at its loop's stage count, do not fit a block's shared memory:
+    gives the shared buffers allocated at the top of its body whose uses
+    (intervals over the body's top-level ops) do not overlap one
+    `tile.storage_group = N` each, so that tile-plan-pipeline keeps the
+    rings that would not fit otherwise and tile-plan-shared places the
+    members at one offset. Ring candidates (copy destinations inside a
+    `T.Pipelined` body) and kernels that synchronize by hand (`T.ws`,
+    mbarriers, `T.tma_copy`) are left alone. Must run before
+    tile-insert-barriers, whose barrier before every shared-memory writer
+    orders a group's members.
+  }];
+}
+
 def TilePlanPipeline : Pass<"tile-plan-pipeline"> {
   let summary = "Plan the cp.async software pipelines of T.Pipelined loops";
   let description = [{
