@@ -121,6 +121,28 @@ Value DeviceOpBuilder::mfma(OpBuilder &, Location, StringRef, Type, Value,
                             Value, Value) const {
   unsupported("MFMA");
 }
+void DeviceOpBuilder::wgmmaFence(OpBuilder &, Location) const {
+  unsupported("wgmma");
+}
+Value DeviceOpBuilder::wgmmaMma(OpBuilder &, Location, Type, Value, Value,
+                                Value, MmaShape, Type, Type, bool,
+                                bool) const {
+  unsupported("wgmma");
+}
+Value DeviceOpBuilder::wgmmaMmaRegisterA(OpBuilder &, Location, Type, Value,
+                                         ValueRange, Value, MmaShape, Type,
+                                         bool) const {
+  unsupported("wgmma");
+}
+void DeviceOpBuilder::wgmmaCommit(OpBuilder &, Location) const {
+  unsupported("wgmma");
+}
+void DeviceOpBuilder::wgmmaWait(OpBuilder &, Location, int64_t) const {
+  unsupported("wgmma");
+}
+Value DeviceOpBuilder::opaqueRegister(OpBuilder &, Location, Value) const {
+  unsupported("opaque register copy");
+}
 Value DeviceOpBuilder::packOcpFp8x2(OpBuilder &, Location, Value, Value,
                                     Type) const {
   unsupported("OCP fp8 conversion");

@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <array>
 
@@ -35,6 +36,17 @@ NVVM::MMATypes mmaType(Type type) {
     return NVVM::MMATypes::e5m2;
   assert(isa<Float8E4M3FNType>(type) && "not an mma.sync operand type");
   return NVVM::MMATypes::e4m3;
+}
+
+NVVM::WGMMATypes wgmmaType(Type type) {
+  if (type.isF16())
+    return NVVM::WGMMATypes::f16;
+  if (type.isBF16())
+    return NVVM::WGMMATypes::bf16;
+  if (isa<Float8E4M3FNType>(type))
+    return NVVM::WGMMATypes::e4m3;
+  assert(isa<Float8E5M2Type>(type) && "not a wgmma operand type");
+  return NVVM::WGMMATypes::e5m2;
 }
 
 StringRef fp8Suffix(Type fp8) {
@@ -191,6 +203,84 @@ public:
     for (size_t i = 0; i < c.size(); ++i)
       results.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
     return results;
+  }
+
+  void wgmmaFence(OpBuilder &b, Location loc) const override {
+    NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  }
+
+  Value wgmmaMma(OpBuilder &b, Location loc, Type accType, Value acc,
+                 Value descA, Value descB, MmaShape shape, Type aType,
+                 Type bType, bool aKMajor, bool bKMajor) const override {
+    return NVVM::WgmmaMmaAsyncOp::create(
+        b, loc, accType, acc, descA, descB,
+        NVVM::MMAShapeAttr::get(b.getContext(), int(shape.m), int(shape.n),
+                                int(shape.k)),
+        wgmmaType(aType), wgmmaType(bType), NVVM::WGMMATypes::f32,
+        NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
+        NVVM::WGMMAScaleIn::one,
+        aKMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col,
+        bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        /*satfinite=*/nullptr);
+  }
+
+  Value wgmmaMmaRegisterA(OpBuilder &b, Location loc, Type accType, Value acc,
+                          ValueRange aWords, Value descB, MmaShape shape,
+                          Type aType, bool bKMajor) const override {
+    // The NVVM op takes A through a descriptor only: the register form as
+    // inline PTX, its accumulator operands tied to the results.
+    int64_t regs = shape.n / 2;
+    std::string ptx;
+    llvm::raw_string_ostream os(ptx);
+    os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << (2 * regs + 5)
+       << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << shape.n << "k16.f32."
+       << (aType.isF16() ? "f16.f16" : "bf16.bf16") << " {";
+    for (int64_t i = 0; i < regs; ++i)
+      os << (i ? ", " : "") << "$" << i;
+    os << "}, {";
+    for (int64_t i = 0; i < 4; ++i)
+      os << (i ? ", " : "") << "$" << (2 * regs + i);
+    os << "}, $" << (2 * regs + 4) << ", p, 1, 1, " << (bKMajor ? 0 : 1)
+       << ";\n}";
+    std::string constraints;
+    for (int64_t i = 0; i < regs; ++i)
+      constraints += "=f,";
+    for (int64_t i = 0; i < regs; ++i)
+      constraints += std::to_string(i) + ",";
+    constraints += "r,r,r,r,l,n";
+    SmallVector<Value> operands;
+    for (int64_t i = 0; i < regs; ++i)
+      operands.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
+    llvm::append_range(operands, aWords);
+    operands.push_back(descB);
+    operands.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
+    return LLVM::InlineAsmOp::create(
+               b, loc, accType, operands, ptx, constraints,
+               /*has_side_effects=*/true,
+               /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
+               /*asm_dialect=*/nullptr,
+               /*operand_attrs=*/nullptr)
+        .getResult(0);
+  }
+
+  void wgmmaCommit(OpBuilder &b, Location loc) const override {
+    NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  }
+
+  void wgmmaWait(OpBuilder &b, Location loc, int64_t pending) const override {
+    NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+  }
+
+  Value opaqueRegister(OpBuilder &b, Location loc,
+                       Value value) const override {
+    return LLVM::InlineAsmOp::create(b, loc, value.getType(),
+                                     ValueRange{value}, "", "=f,0",
+                                     /*has_side_effects=*/true,
+                                     /*is_align_stack=*/false,
+                                     LLVM::tailcallkind::TailCallKind::None,
+                                     /*asm_dialect=*/nullptr,
+                                     /*operand_attrs=*/nullptr)
+        .getResult(0);
   }
 
   bool hasOcpFp8Conversions() const override { return true; }

@@ -108,6 +108,28 @@ TEST_CASE("the NVIDIA builders emit NVVM ops", "[deviceops]") {
                   {a, a, a, a}, {a, a}, {x, x, x, x});
   CHECK(d.size() == 4);
   CHECK(d[3].getType() == f32);
+  ops.warpSync(b, f.loc());
+  ops.mbarrierArrive(b, f.loc(), mbar);
+  ops.mbarrierArriveIf(b, f.loc(), n, mbar);
+  ops.mbarrierExpectTx(b, f.loc(), mbar, n);
+  auto cluster = LLVM::LLVMPointerType::get(&f.context, 7);
+  ops.tmaLoad(b, f.loc(), f.value(cluster), f.value(global), {n, n}, mbar);
+  ops.fenceAsyncShared(b, f.loc());
+  // One m64n16k16 wgmma: 8 f32 accumulators per thread.
+  auto acc = LLVM::LLVMStructType::getLiteral(
+      &f.context, SmallVector<Type>(8, f32));
+  Value desc = f.value(b.getI64Type());
+  ops.wgmmaFence(b, f.loc());
+  Value d1 = ops.wgmmaMma(b, f.loc(), acc, f.value(acc), desc, desc,
+                          {64, 16, 16}, b.getF16Type(), b.getF16Type(),
+                          /*aKMajor=*/true, /*bKMajor=*/false);
+  Value d2 = ops.wgmmaMmaRegisterA(b, f.loc(), acc, d1, {a, a, a, a}, desc,
+                                   {64, 16, 16}, b.getBF16Type(),
+                                   /*bKMajor=*/true);
+  CHECK(d2.getType() == acc);
+  ops.wgmmaCommit(b, f.loc());
+  ops.wgmmaWait(b, f.loc(), 0);
+  CHECK(ops.opaqueRegister(b, f.loc(), x).getType() == f32);
   Value packed =
       ops.packOcpFp8x2(b, f.loc(), x, x, b.getType<Float8E4M3FNType>());
   CHECK(packed.getType() == b.getI16Type());
@@ -120,7 +142,13 @@ TEST_CASE("the NVIDIA builders emit NVVM ops", "[deviceops]") {
         "nvvm.cp.async.commit.group", "nvvm.cp.async.wait.group",
         "nvvm.mbarrier.init", "nvvm.mbarrier.arrive.expect_tx",
         "nvvm.mbarrier.try_wait.parity", "nvvm.setmaxregister",
-        "nvvm.ldmatrix", "nvvm.mma.sync"})
+        "nvvm.ldmatrix", "nvvm.mma.sync", "nvvm.bar.warp.sync",
+        "nvvm.mbarrier.arrive", "nvvm.mbarrier.expect_tx",
+        "nvvm.cp.async.bulk.tensor.shared.cluster.global",
+        "nvvm.fence.proxy", "nvvm.wgmma.fence.aligned",
+        "nvvm.wgmma.mma_async", "nvvm.wgmma.commit.group.sync.aligned",
+        "nvvm.wgmma.wait.group.sync.aligned", "llvm.inline_asm",
+        "llvm.call_intrinsic"})
     CHECK(names.count(expected));
   std::set<std::string> dialects = f.dialectsAfter(start);
   CHECK(!dialects.count("rocdl"));

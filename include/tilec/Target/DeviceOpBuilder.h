@@ -167,6 +167,42 @@ public:
                            mlir::Value a, mlir::Value bOperand,
                            mlir::Value acc) const;
 
+  //===--- Warpgroup MMA (wgmma) -------------------------------------------===//
+  //
+  // `acc` is the accumulator of one instruction as the vendor holds it (an
+  // LLVM struct of shape.n / 2 f32 on NVIDIA, the type `accType`); A and B
+  // in shared memory are 64-bit matrix descriptors.
+
+  /// Orders this warpgroup's register writes before its next wgmmas.
+  virtual void wgmmaFence(mlir::OpBuilder &b, mlir::Location loc) const;
+  /// One asynchronous m64nNkK MMA, A and B through the descriptors `descA`,
+  /// `descB` (K-major when `aKMajor` / `bKMajor`), element types `aType`,
+  /// `bType` (f16, bf16, f8E4M3FN, f8E5M2), f32 accumulation: the new
+  /// accumulator.
+  virtual mlir::Value wgmmaMma(mlir::OpBuilder &b, mlir::Location loc,
+                               mlir::Type accType, mlir::Value acc,
+                               mlir::Value descA, mlir::Value descB,
+                               MmaShape shape, mlir::Type aType,
+                               mlir::Type bType, bool aKMajor,
+                               bool bKMajor) const;
+  /// The same with A (f16 or bf16, k16) in registers: `aWords` the four i32
+  /// words of this thread's A fragment.
+  virtual mlir::Value wgmmaMmaRegisterA(mlir::OpBuilder &b, mlir::Location loc,
+                                        mlir::Type accType, mlir::Value acc,
+                                        mlir::ValueRange aWords,
+                                        mlir::Value descB, MmaShape shape,
+                                        mlir::Type aType, bool bKMajor) const;
+  /// Closes the group of wgmmas issued since the last one.
+  virtual void wgmmaCommit(mlir::OpBuilder &b, mlir::Location loc) const;
+  /// Waits until at most `pending` wgmma groups are in flight.
+  virtual void wgmmaWait(mlir::OpBuilder &b, mlir::Location loc,
+                         int64_t pending) const;
+  /// `value` (an f32 accumulator element read after a wait) through a
+  /// no-op the optimizer cannot look through, so that its uses stay after
+  /// the wait (an empty inline asm tied to it).
+  virtual mlir::Value opaqueRegister(mlir::OpBuilder &b, mlir::Location loc,
+                                     mlir::Value value) const;
+
   //===--- 8-bit float conversions ----------------------------------------===//
 
   /// Whether the vendor's conversions between f32 / f16 and the OCP 8-bit
