@@ -7,11 +7,14 @@
 // second operand lands in the low half, as the PTX ISA says); extf y ->
 // element 0 of cvt.rn.f16x2.e4m3x2(zext y), exact in f16, then widened
 // or narrowed exactly (every e4m3 / e5m2 value is an f16, bf16 and f32
-// value). Vectors are converted element by element.
+// value). Vectors are converted element by element. The cvts come from the
+// module's DeviceOpBuilder (packOcpFp8x2, unpackOcpFp8x2); a vendor whose
+// builder has no OCP fp8 conversions gets a located error.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Passes/Passes.h"
+#include "tilec/Target/DeviceOpBuilder.h"
 
 namespace tilec {
 #define GEN_PASS_DEF_TILELOWERFP8CASTS
@@ -27,33 +30,22 @@ bool isOcpFp8(Type type) {
   return isa<Float8E4M3FNType, Float8E5M2Type>(elem);
 }
 
-StringRef suffix(Type fp8) {
-  return isa<Float8E5M2Type>(getElementTypeOrSelf(fp8)) ? "e5m2" : "e4m3";
-}
-
 /// One scalar conversion at `b`.
-Value convertScalar(OpBuilder &b, Location loc, Value in, Type to) {
+Value convertScalar(const tilec::DeviceOpBuilder &device, OpBuilder &b,
+                    Location loc, Value in, Type to) {
   Type i8 = b.getI8Type(), i16 = b.getI16Type(), f32 = b.getF32Type();
   if (isOcpFp8(to)) {
     Value x = in;
     if (!in.getType().isF32())
       x = arith::ExtFOp::create(b, loc, f32, in);
     Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
-    std::string name = ("llvm.nvvm.ff.to." + suffix(to) + "x2.rn").str();
-    Value pair = LLVM::CallIntrinsicOp::create(
-                     b, loc, i16, b.getStringAttr(name), ValueRange{zero, x})
-                     .getResult(0);
+    Value pair = device.packOcpFp8x2(b, loc, zero, x, to);
     Value low = arith::TruncIOp::create(b, loc, i8, pair);
     return arith::BitcastOp::create(b, loc, to, low);
   }
   Value bits = arith::BitcastOp::create(b, loc, i8, in);
   Value wide = arith::ExtUIOp::create(b, loc, i16, bits);
-  auto halves = VectorType::get({2}, b.getF16Type());
-  std::string name =
-      ("llvm.nvvm." + suffix(in.getType()) + "x2.to.f16x2.rn").str();
-  Value pair = LLVM::CallIntrinsicOp::create(
-                   b, loc, halves, b.getStringAttr(name), ValueRange{wide})
-                   .getResult(0);
+  Value pair = device.unpackOcpFp8x2(b, loc, wide, in.getType());
   Value h = vector::ExtractOp::create(b, loc, pair, ArrayRef<int64_t>{0});
   if (to.isF16())
     return h;
@@ -65,10 +57,11 @@ Value convertScalar(OpBuilder &b, Location loc, Value in, Type to) {
   return arith::TruncFOp::create(b, loc, to, f); // bf16: exact
 }
 
-Value convert(OpBuilder &b, Location loc, Value in, Type to) {
+Value convert(const tilec::DeviceOpBuilder &device, OpBuilder &b, Location loc,
+              Value in, Type to) {
   auto vec = dyn_cast<VectorType>(to);
   if (!vec)
-    return convertScalar(b, loc, in, to);
+    return convertScalar(device, b, loc, in, to);
   SmallVector<Value> elems;
   SmallVector<int64_t> shape(vec.getShape());
   int64_t n = vec.getNumElements();
@@ -77,7 +70,7 @@ Value convert(OpBuilder &b, Location loc, Value in, Type to) {
   Value flat = vector::ShapeCastOp::create(b, loc, flatIn, in);
   for (int64_t i = 0; i < n; ++i) {
     Value e = vector::ExtractOp::create(b, loc, flat, ArrayRef<int64_t>{i});
-    elems.push_back(convertScalar(b, loc, e, vec.getElementType()));
+    elems.push_back(convertScalar(device, b, loc, e, vec.getElementType()));
   }
   Value out = vector::FromElementsOp::create(
       b, loc, VectorType::get({n}, vec.getElementType()), elems);
@@ -102,11 +95,12 @@ struct TileLowerFp8Casts
       return;
     // Without this error the conversion reached LLVM IR translation, which
     // fails with no location.
-    if (!info->isNVIDIA()) {
+    const tilec::DeviceOpBuilder &device = tilec::DeviceOpBuilder::get(*info);
+    if (!device.hasOcpFp8Conversions()) {
       casts.front()->emitError()
           << "converting to or from float8 (OCP e4m3 / e5m2) is not "
-             "supported on AMD chips yet ("
-          << info->chip() << ")";
+             "supported on "
+          << device.vendorName() << " chips yet (" << info->chip() << ")";
       return signalPassFailure();
     }
     // The chips whose tensor cores take OCP fp8 are the ones with its cvt.
@@ -120,7 +114,7 @@ struct TileLowerFp8Casts
     }
     for (Operation *op : casts) {
       OpBuilder b(op);
-      Value out = convert(b, op->getLoc(), op->getOperand(0),
+      Value out = convert(device, b, op->getLoc(), op->getOperand(0),
                           op->getResult(0).getType());
       op->getResult(0).replaceAllUsesWith(out);
       op->erase();

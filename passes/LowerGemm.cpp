@@ -31,18 +31,20 @@
 // tile-lower-shared folds into its view. (The nvgpu ops, which take
 // memrefs, were avoided while the nvgpu conversion assumed 64-bit
 // indices; targets/common/NVGPUToNVVM.cpp now runs it at the lowering's
-// width, so they could be used.)
+// width, so they could be used.) The vendor ops themselves (cp.async,
+// ldmatrix, mma.sync) come from the module's DeviceOpBuilder
+// (targets/nvptx/NVVMOpBuilder.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Partitions.h"
 #include "GemmLayouts.h"
+#include "DeviceOps.h"
 #include "GemmLowering.h"
 
 #include "tilec/Layout/MmaLayouts.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
@@ -75,20 +77,6 @@ eval2(const LinearLayout &layout,
 
 Value cIdx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
-}
-
-/// The PTX operand type of mma.sync for an element type GemmLayouts
-/// accepted (f32 operands are multiplied as tf32).
-NVVM::MMATypes ptxMmaType(Type type) {
-  if (type.isF16())
-    return NVVM::MMATypes::f16;
-  if (type.isBF16())
-    return NVVM::MMATypes::bf16;
-  if (type.isF32())
-    return NVVM::MMATypes::tf32;
-  if (isa<Float8E5M2Type>(type))
-    return NVVM::MMATypes::e5m2;
-  return NVVM::MMATypes::e4m3;
 }
 
 /// The runtime value of a linear map lane -> (d0, d1): XOR of the bases of
@@ -375,8 +363,7 @@ bool simt::emitOperandCopy(KernelLowering &kernel, OpBuilder &b, Location loc,
         Value bytes = arith::SelectOp::create(
             ib, loc, ok, arith::ConstantIntOp::create(ib, loc, i32, 16),
             arith::ConstantIntOp::create(ib, loc, i32, 0));
-        NVVM::CpAsyncOp::create(ib, loc, to, from, 16,
-                                NVVM::LoadCacheModifierKind::CG, bytes);
+        deviceOps(kernel.getFunc()).asyncCopy(ib, loc, to, from, 16, bytes);
         return;
       }
       Value value;
@@ -911,67 +898,30 @@ void MmaSyncGemm::storeAccumulators(OpBuilder &b, ValueRange accs) {
 void MmaSyncGemm::mmaStep(OpBuilder &b, ValueRange frags,
                           MutableArrayRef<Value> accs) {
   Type in = inputType();
-  Type f32 = b.getF32Type();
-  auto resultType =
-      LLVM::LLVMStructType::getLiteral(b.getContext(), {f32, f32, f32, f32});
-  NVVM::MMATypes ptxA = ptxMmaType(in);
-  NVVM::MMATypes ptxB =
-      ptxMmaType(cast<MemRefType>(op.getB().getType()).getElementType());
+  Type bType = cast<MemRefType>(op.getB().getType()).getElementType();
+  const DeviceOpBuilder &device = deviceOps(op);
   size_t bBase = 4 * ms.size();
-  bool fp8 = ptxA == NVVM::MMATypes::e4m3 || ptxA == NVVM::MMATypes::e5m2;
-  std::string fp8Intrinsic = fp8 ? ("llvm.nvvm.mma.m16n8k32.row.col.f32." +
-                                    NVVM::stringifyMMATypes(ptxA) + "." +
-                                    NVVM::stringifyMMATypes(ptxB) + ".f32")
-                                       .str()
-                                 : std::string();
   for (size_t mi = 0; mi < ms.size(); ++mi)
     for (size_t ni = 0; ni < ns.size(); ++ni) {
       // Serpentine order over n: consecutive mmas share a fragment.
       size_t nj = mi % 2 ? ns.size() - 1 - ni : ni;
       int64_t g = tileOfOrigin[{ms[mi], ns[nj]}];
-      Value d;
-      if (fp8) {
-        // nvvm.mma.sync's verifier does not take e4m3 / e5m2 yet: the LLVM
-        // intrinsic, whose operands are the same words (A, B, C).
-        SmallVector<Value, 10> args(frags.slice(4 * mi, 4));
-        llvm::append_range(args, frags.slice(bBase + 2 * nj, 2));
-        llvm::append_range(args, accs.slice(4 * g, 4));
-        d = LLVM::CallIntrinsicOp::create(b, loc, resultType,
-                                          b.getStringAttr(fp8Intrinsic), args)
-                .getResult(0);
-      } else {
-        d = NVVM::MmaOp::create(
-            b, loc, resultType, frags.slice(4 * mi, 4),
-            frags.slice(bBase + 2 * nj, 2), accs.slice(4 * g, 4),
-            ArrayRef<int64_t>{16, 8, kStep}, std::nullopt, std::nullopt,
-            std::array<NVVM::MMATypes, 2>{ptxA, ptxB},
-            std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
-                                           NVVM::MMALayout::col});
-      }
+      SmallVector<Value, 4> d = device.mmaSync(
+          b, loc, MmaShape{16, 8, kStep}, in, bType, frags.slice(4 * mi, 4),
+          frags.slice(bBase + 2 * nj, 2), accs.slice(4 * g, 4));
       for (int64_t i = 0; i < 4; ++i)
-        accs[4 * g + i] = LLVM::ExtractValueOp::create(b, loc, d, i);
+        accs[4 * g + i] = d[i];
     }
 }
 
-/// nvvm.ldmatrix .x4 / .x2 (.trans) at `at` of `shared`: the 32-bit
-/// registers (register i: elements 2i, 2i + 1 of the ldmatrix plan).
+/// ldmatrix .x4 / .x2 (.trans) at `at` of `shared`: the 32-bit registers
+/// (register i: elements 2i, 2i + 1 of the ldmatrix plan).
 SmallVector<Value, 4> MmaSyncGemm::loadMatrices(OpBuilder &b, Value shared,
                                                 ValueRange at, bool trans,
                                                 int numMatrices) {
-  MLIRContext *ctx = b.getContext();
   Value ptr =
       elementPointer(b, loc, shared, at, kernel->getOptions().indexBitwidth);
-  Type i32 = b.getI32Type();
-  auto resType = LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type, 4>(numMatrices, i32));
-  Value res = NVVM::LdMatrixOp::create(
-      b, loc, resType, ptr, numMatrices,
-      trans ? NVVM::MMALayout::col : NVVM::MMALayout::row,
-      NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8), NVVM::LdStMatrixEltType::B16);
-  SmallVector<Value, 4> words;
-  for (int64_t i = 0; i < numMatrices; ++i)
-    words.push_back(LLVM::ExtractValueOp::create(b, loc, res, i));
-  return words;
+  return deviceOps(op).matrixLoad(b, loc, ptr, numMatrices, trans);
 }
 
 LogicalResult simt::emitGemm(KernelLowering &kernel, OpBuilder &b,

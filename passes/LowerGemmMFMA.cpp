@@ -16,7 +16,8 @@
 //    j < 4P: one vector load of 4P elements (8 or 16 bytes, ds_read_b64 /
 //    b128) when K is A's contiguous dimension, else 4P element loads;
 //  - per n tile, B[k0 + 4P (l / N_i) + j][n0 + l % N_i], the same way;
-//  - per instruction t < P and accumulator tile, one rocdl.mfma.* with the
+//  - per instruction t < P and accumulator tile, one rocdl.mfma.* (the
+//    typed ROCDL op of the decision's name, from DeviceOpBuilder) with the
 //    B elements [4t, 4t + 4) as its A operand and the A elements as its B
 //    operand (vector<4xf16>, or vector<4xi16> holding bf16 for the `_1k`
 //    forms) on the tile's vector<M_i N_i / 64 x f32> accumulator.
@@ -27,6 +28,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceOps.h"
 #include "GemmLayouts.h"
 #include "GemmLowering.h"
 
@@ -68,8 +70,7 @@ public:
     dims = getMfmaDims(mfma.shape);
     if (failed(readTiles(*acc)))
       return failure();
-    emit(b, *acc);
-    return success();
+    return emit(b, *acc);
   }
 
 private:
@@ -165,7 +166,7 @@ private:
     return part;
   }
 
-  void emit(OpBuilder &b, const Fragment &acc) {
+  LogicalResult emit(OpBuilder &b, const Fragment &acc) {
     auto aType = cast<MemRefType>(op.getA().getType());
     int64_t kDim =
         op.getTransposeA() ? aType.getShape()[0] : aType.getShape()[1];
@@ -211,8 +212,7 @@ private:
         elems.push_back(kernel.loadRegister(b, loc, acc, regsPerTile * g + i));
       accs[g] = vector::FromElementsOp::create(b, loc, accType, elems);
     }
-    // cbsz, abid, blgp: no broadcast between blocks or lanes.
-    Value zero32 = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
+    const DeviceOpBuilder &device = deviceOps(op);
 
     SmallVector<int64_t> ms(mTiles.begin(), mTiles.end());
     SmallVector<int64_t> ns(nTiles.begin(), nTiles.end());
@@ -236,12 +236,13 @@ private:
             size_t nj = mi % 2 ? ns.size() - 1 - ni : ni;
             int64_t g = tileOfOrigin[{ms[mi], ns[nj]}];
             // C^T = B^T A^T: B's fragment is the instruction's A operand.
-            OperationState state(loc, mfma.instruction);
-            state.addOperands({operandOf(b, bOps[nj], t),
-                               operandOf(b, aOps[mi], t), accs[g], zero32,
-                               zero32, zero32});
-            state.addTypes(accType);
-            accs[g] = b.create(state)->getResult(0);
+            Value bPart = operandOf(b, bOps[nj], t);
+            Value aPart = operandOf(b, aOps[mi], t);
+            accs[g] = device.mfma(b, loc, mfma.instruction, accType, bPart,
+                                  aPart, accs[g]);
+            if (!accs[g])
+              return op.emitError() << "T.gemm: " << mfma.instruction
+                                    << " is not an MFMA tilec can emit";
           }
     }
     for (int64_t g = 0; g < numTiles; ++g)
@@ -249,6 +250,7 @@ private:
         kernel.storeRegister(
             b, loc, acc, regsPerTile * g + i,
             vector::ExtractOp::create(b, loc, accs[g], ArrayRef<int64_t>{i}));
+    return success();
   }
 
   KernelLowering &kernel;

@@ -13,7 +13,8 @@
 //   thread 0 (mbarrier.init with each arrive count), then a block barrier
 //   so that no thread uses a barrier before it is initialized;
 // - arrive / wait / expect_tx: `mbarrier.arrive`, `mbarrier.try_wait.parity`
-//   (the same NVVM ops the automatic rings use, PipelineLoops.cpp),
+//   (the same DeviceOpBuilder ops the automatic rings use,
+//   PipelineLoops.cpp),
 //   `mbarrier.expect_tx`;
 // - tile.tma_copy: the automatic path's TMA load (PipelineTma.cpp: the
 //   tensor map a kernel parameter the launch header encodes, one box per
@@ -28,11 +29,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceOps.h"
 #include "GemmLayouts.h"
 #include "GemmLowering.h"
 #include "Partitions.h"
 
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
@@ -80,10 +81,11 @@ LogicalResult lowerAllocBarrier(KernelLowering &kernel,
   auto leader = scf::IfOp::create(b, loc, isLeader(kernel, b, loc, op),
                                   /*withElseRegion=*/false);
   OpBuilder tb = leader.getThenBodyBuilder();
+  const DeviceOpBuilder &ops = deviceOps(op);
   for (auto [i, count] : llvm::enumerate(op.getArriveCounts()))
-    NVVM::MBarrierInitOp::create(
+    ops.mbarrierInit(
         tb, loc, barrierPointer(kernel, tb, loc, alloc, cIdx(tb, loc, i)),
-        cI32(tb, loc, count), Value());
+        cI32(tb, loc, count));
   gpu::BarrierOp::create(b, loc);
   op.erase();
   return success();
@@ -143,7 +145,7 @@ LogicalResult lowerTmaCopy(KernelLowering &kernel, tile::TmaCopyOp op) {
                                   /*withElseRegion=*/false);
   OpBuilder tb = leader.getThenBodyBuilder();
   Value mbar = barrierPointer(kernel, tb, loc, op.getBarriers(), op.getIndex());
-  NVVM::MBarrierExpectTxOp::create(tb, loc, mbar, cI32(tb, loc, plan->bytes()));
+  deviceOps(op).mbarrierExpectTx(tb, loc, mbar, cI32(tb, loc, plan->bytes()));
   issueTmaCopy(tb, loc, *plan, map, slot, op.getSrcOffsets(), mbar,
                kernel.getOptions().indexBitwidth);
   op.erase();
@@ -198,6 +200,7 @@ LogicalResult simt::lowerHopperOps(KernelLowering &kernel,
            << "'" << ops.front()->getName() << "' (TileLang's explicit "
            << "Hopper forms) needs mbarrier waits, TMA and setmaxnreg, which "
            << target.chip() << " does not have (sm_90a does)";
+  const DeviceOpBuilder &device = deviceOps(kernel.getFunc());
   for (Operation *op : ops) {
     OpBuilder b(op);
     Location loc = op->getLoc();
@@ -205,35 +208,30 @@ LogicalResult simt::lowerHopperOps(KernelLowering &kernel,
       if (failed(lowerAllocBarrier(kernel, alloc)))
         return failure();
     } else if (auto arrive = dyn_cast<tile::MBarrierArriveOp>(op)) {
-      NVVM::MBarrierArriveOp::create(b, loc, Type(),
-                                     barrierPointer(kernel, b, loc,
-                                                    arrive.getBarriers(),
-                                                    arrive.getIndex()),
-                                     Value());
+      device.mbarrierArrive(b, loc,
+                            barrierPointer(kernel, b, loc, arrive.getBarriers(),
+                                           arrive.getIndex()));
       op->erase();
     } else if (auto wait = dyn_cast<tile::MBarrierWaitOp>(op)) {
       Value parity = arith::AndIOp::create(
           b, loc, toI32(b, loc, wait.getParity()), cI32(b, loc, 1));
-      NVVM::MBarrierTryWaitParityOp::create(
+      device.mbarrierWaitParity(
           b, loc,
           barrierPointer(kernel, b, loc, wait.getBarriers(), wait.getIndex()),
           parity, cI32(b, loc, 0x989680));
       op->erase();
     } else if (auto expect = dyn_cast<tile::MBarrierExpectTxOp>(op)) {
-      NVVM::MBarrierExpectTxOp::create(b, loc,
-                                       barrierPointer(kernel, b, loc,
-                                                      expect.getBarriers(),
-                                                      expect.getIndex()),
-                                       toI32(b, loc, expect.getBytes()));
+      device.mbarrierExpectTx(b, loc,
+                              barrierPointer(kernel, b, loc,
+                                             expect.getBarriers(),
+                                             expect.getIndex()),
+                              toI32(b, loc, expect.getBytes()));
       op->erase();
     } else if (auto tma = dyn_cast<tile::TmaCopyOp>(op)) {
       if (failed(lowerTmaCopy(kernel, tma)))
         return failure();
     } else if (auto nreg = dyn_cast<tile::SetMaxNRegOp>(op)) {
-      NVVM::SetMaxRegisterOp::create(
-          b, loc, nreg.getCount(),
-          nreg.getIncrease() ? NVVM::SetMaxRegisterAction::increase
-                             : NVVM::SetMaxRegisterAction::decrease);
+      device.setMaxRegisters(b, loc, nreg.getCount(), nreg.getIncrease());
       op->erase();
     } else {
       fenceAsyncProxy(b, loc);

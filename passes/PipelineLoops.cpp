@@ -44,12 +44,12 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceOps.h"
 #include "GemmLayouts.h"
 #include "GemmLowering.h"
 #include "SIMTLayout.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -400,7 +400,7 @@ public:
       Value at = arith::MinSIOp::create(ob, loc, j, last);
       if (!issue(ob, ivOf(ob, at), stage, live))
         return false;
-      NVVM::CpAsyncCommitGroupOp::create(ob, loc);
+      device().asyncCopyCommit(ob, loc);
       return true;
     };
 
@@ -462,10 +462,9 @@ public:
       for (const simt::TmaCopy &c : tma)
         bytes += c.bytes();
       Value mbar = barrierAt(tb, full, stage);
-      NVVM::MBarrierArriveExpectTxOp::create(
-          tb, loc, Type(), mbar,
-          arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), bytes),
-          NVVM::MemScopeKind::CTA, false, Value());
+      device().mbarrierArriveExpectTx(
+          tb, loc, mbar,
+          arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), bytes));
       IRMapping map;
       map.map(loop.getInductionVar(), ivOf(tb, j));
       for (const simt::TmaCopy &c : tma) {
@@ -509,7 +508,7 @@ public:
       // With only synchronous copies (unaligned sources) there are no
       // groups; the barrier alone orders them.
       if (async)
-        NVVM::CpAsyncWaitGroupOp::create(lb2, loc, stages - 2);
+        device().asyncCopyWait(lb2, loc, stages - 2);
       if (wgmma)
         simt::fenceAsyncProxy(lb2, loc);
       gpu::BarrierOp::create(lb2, loc);
@@ -571,7 +570,7 @@ public:
         issueAhead();
     }
     if (async)
-      NVVM::CpAsyncWaitGroupOp::create(b, loc, 0);
+      device().asyncCopyWait(b, loc, 0);
     loop.erase();
     for (auto &[old, ring] : ringOf)
       if (old->use_empty())
@@ -632,10 +631,9 @@ private:
     auto ifOp = scf::IfOp::create(b, loc, leader, false);
     OpBuilder tb = ifOp.getThenBodyBuilder();
     for (int64_t s = 0; s < stages; ++s)
-      NVVM::MBarrierInitOp::create(
+      device().mbarrierInit(
           tb, loc, barrierAt(tb, ring, cst(tb, s)),
-          arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), arrivals),
-          Value());
+          arith::ConstantIntOp::create(tb, loc, tb.getI32Type(), arrivals));
     if (publish)
       gpu::BarrierOp::create(b, loc);
     return ring;
@@ -782,8 +780,8 @@ private:
       Value released =
           arith::XOrIOp::create(ib, loc, parityOf(ib, use),
                                 arith::ConstantIntOp::create(ib, loc, i32, 1));
-      NVVM::MBarrierTryWaitParityOp::create(
-          ib, loc, barrierAt(ib, empty, stage), released, ticks);
+      device().mbarrierWaitParity(ib, loc, barrierAt(ib, empty, stage),
+                                  released, ticks);
       IRMapping map;
       map.map(loop.getInductionVar(), ivOf(ib, j));
       for (size_t g = 0; g < readers.size(); ++g) {
@@ -792,10 +790,8 @@ private:
           if (group == int64_t(g))
             bytes += c.bytes();
         Value mbar = barrierAt(ib, full[g], stage);
-        NVVM::MBarrierArriveExpectTxOp::create(
-            ib, loc, Type(), mbar,
-            arith::ConstantIntOp::create(ib, loc, i32, bytes),
-            NVVM::MemScopeKind::CTA, false, Value());
+        device().mbarrierArriveExpectTx(
+            ib, loc, mbar, arith::ConstantIntOp::create(ib, loc, i32, bytes));
         for (auto [c, group] : llvm::zip(tma, groupOf)) {
           if (group != int64_t(g))
             continue;
@@ -823,26 +819,18 @@ private:
                                            lane, cst(b, 0));
     auto release = [&](OpBuilder &ob, Value stage, Value when, bool syncWarp) {
       if (syncWarp)
-        NVVM::SyncWarpOp::create(
-            ob, loc, arith::ConstantIntOp::create(ob, loc, i32, -1));
+        device().warpSync(ob, loc);
       Value cond =
           when ? arith::AndIOp::create(ob, loc, when, laneZero) : laneZero;
       // A predicated arrive, not a branch around one: a divergent path
       // between wgmma and the reads of its accumulators makes ptxas
       // serialize every wgmma of the kernel (C7520).
       Value flag = arith::ExtUIOp::create(ob, loc, i32, cond);
-      LLVM::InlineAsmOp::create(
-          ob, loc, TypeRange{}, ValueRange{flag, barrierAt(ob, empty, stage)},
-          "{\n.reg .pred p;\n.reg .b64 s;\nsetp.ne.b32 p, $0, 0;\n"
-          "@p mbarrier.arrive.shared.b64 s, [$1];\n}",
-          "r,r", /*has_side_effects=*/true, /*is_align_stack=*/false,
-          LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
-          /*operand_attrs=*/nullptr);
+      device().mbarrierArriveIf(ob, loc, flag, barrierAt(ob, empty, stage));
     };
     auto waitFull = [&](OpBuilder &ob, size_t g, Value j, Value stage) {
-      NVVM::MBarrierTryWaitParityOp::create(ob, loc,
-                                            barrierAt(ob, full[g], stage),
-                                            parityOf(ob, useOf(ob, j)), ticks);
+      device().mbarrierWaitParity(ob, loc, barrierAt(ob, full[g], stage),
+                                  parityOf(ob, useOf(ob, j)), ticks);
     };
 
     if (tile::GemmOp single = singleGemm(); single && readers.size() == 1) {
@@ -1099,8 +1087,8 @@ private:
     Value ticks =
         arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0x989680);
     auto waitFull = [&](OpBuilder &ib, Value j, Value stage) {
-      NVVM::MBarrierTryWaitParityOp::create(ib, loc, barrierAt(ib, full, stage),
-                                            parityOf(ib, j), ticks);
+      device().mbarrierWaitParity(ib, loc, barrierAt(ib, full, stage),
+                                  parityOf(ib, j), ticks);
     };
     auto releaseAndRefill = [&](OpBuilder &ib, Value j, Value) {
       // Slot (j - 1) % S = (j + S - 1) % S.
@@ -1116,9 +1104,7 @@ private:
             ib, loc, arith::AndIOp::create(ib, loc, notFirst, groupLeader),
             false);
         OpBuilder tb = ifOp.getThenBodyBuilder();
-        NVVM::MBarrierArriveOp::create(tb, loc, Type(),
-                                       barrierAt(tb, empty, prevStage), Value(),
-                                       NVVM::MemScopeKind::CTA, false);
+        device().mbarrierArrive(tb, loc, barrierAt(tb, empty, prevStage));
       }
       {
         Value leader = arith::CmpIOp::create(ib, loc, arith::CmpIPredicate::eq,
@@ -1127,8 +1113,8 @@ private:
             ib, loc, arith::AndIOp::create(ib, loc, leader, notFirst), false);
         OpBuilder tb = ifOp.getThenBodyBuilder();
         Value k = arith::SubIOp::create(tb, loc, j, cst(tb, 1));
-        NVVM::MBarrierTryWaitParityOp::create(
-            tb, loc, barrierAt(tb, empty, prevStage), parityOf(tb, k), ticks);
+        device().mbarrierWaitParity(tb, loc, barrierAt(tb, empty, prevStage),
+                                    parityOf(tb, k), ticks);
       }
       issueTma(ib, prev, prevStage);
     };
@@ -1159,7 +1145,7 @@ private:
         b, gemmOp, n,
         [&](OpBuilder &ib, Value j, Value) {
           if (async)
-            NVVM::CpAsyncWaitGroupOp::create(ib, loc, stages - 3);
+            device().asyncCopyWait(ib, loc, stages - 3);
           simt::fenceAsyncProxy(ib, loc);
           gpu::BarrierOp::create(ib, loc);
           Value aheadJ = arith::AddIOp::create(ib, loc, j, cst(ib, stages - 2));
@@ -1235,7 +1221,7 @@ private:
       return s.stage ? stage : Value();
     };
     gemm->setUp(b, a0.buffer, b0.buffer);
-    NVVM::CpAsyncWaitGroupOp::create(b, loc, stages - 2);
+    device().asyncCopyWait(b, loc, stages - 2);
     gpu::BarrierOp::create(b, loc);
     SmallVector<Value> first = gemm->loadFragments(b, stageOf(a0, cst(b, 0)),
                                                    stageOf(b0, cst(b, 0)), 0);
@@ -1276,7 +1262,7 @@ private:
       gemm->mmaStep(ib, frags, accs);
       frags = std::move(next);
     }
-    NVVM::CpAsyncWaitGroupOp::create(ib, loc, stages - 2);
+    device().asyncCopyWait(ib, loc, stages - 2);
     gpu::BarrierOp::create(ib, loc);
     SmallVector<Value> next = gemm->loadFragments(ib, stageOf(a0, nextStage),
                                                   stageOf(b0, nextStage), 0);
@@ -1290,6 +1276,9 @@ private:
   Value cst(OpBuilder &b, int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v);
   }
+
+  /// The vendor ops of the rings (cp.async groups, mbarriers).
+  const DeviceOpBuilder &device() { return simt::deviceOps(kernel.getFunc()); }
 
   /// The induction variable of iteration j.
   Value ivOf(OpBuilder &b, Value j) {

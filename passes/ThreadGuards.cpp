@@ -27,6 +27,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceOps.h"
 #include "GemmLayouts.h"
 #include "Partitions.h"
 #include "SIMTLowering.h"
@@ -34,7 +35,6 @@
 #include "tilec/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/BitVector.h"
@@ -447,19 +447,17 @@ void simt::createBarrier(OpBuilder &b, tile::BarrierOp op) {
   }
   Value id = arith::ConstantIntOp::create(b, loc, span[2], 32);
   Value count = arith::ConstantIntOp::create(b, loc, span[1], 32);
-  NVVM::BarrierOp::create(b, loc, /*res=*/Type(), id, count,
-                          /*reductionOp=*/{}, /*reductionPredicate=*/{});
+  deviceOps(op).namedBarrier(b, loc, id, count);
 }
 
 void simt::partitionBarrier(OpBuilder &b, Location loc, Operation *at) {
   for (Operation *p = at; p && !isa<gpu::GPUFuncOp>(p); p = p->getParentOp())
     if (auto id = p->getAttrOfType<IntegerAttr>(kPartitionBarrierAttr)) {
       tile::PartitionAttr range = partitionOf(p);
-      NVVM::BarrierOp::create(
-          b, loc, /*res=*/Type(),
-          arith::ConstantIntOp::create(b, loc, id.getInt(), 32),
-          arith::ConstantIntOp::create(b, loc, range.getThreads(), 32),
-          /*reductionOp=*/{}, /*reductionPredicate=*/{});
+      Value idValue = arith::ConstantIntOp::create(b, loc, id.getInt(), 32);
+      Value threads =
+          arith::ConstantIntOp::create(b, loc, range.getThreads(), 32);
+      deviceOps(at).namedBarrier(b, loc, idValue, threads);
       return;
     }
   gpu::BarrierOp::create(b, loc);

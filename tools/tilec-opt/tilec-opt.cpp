@@ -7,6 +7,7 @@
 
 #include "tilec/Dialect/TileDialect.h"
 #include "tilec/Passes/Passes.h"
+#include "tilec/Target/InitDeviceOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -32,6 +33,7 @@ int main(int argc, char **argv) {
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::scf::SCFDialect, mlir::vector::VectorDialect>();
   tilec::registerTilePasses();
+  tilec::registerAllDeviceOps();
   tilec::registerTileToGPUPipeline();
   // The generic cleanups lit tests combine with tilec's passes.
   mlir::registerCanonicalizerPass();

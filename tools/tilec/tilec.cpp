@@ -9,6 +9,7 @@
 #include "Driver.h"
 
 #include "tilec/Config.h"
+#include "tilec/Target/InitDeviceOps.h"
 
 #include <CLI/CLI.hpp>
 
@@ -79,6 +80,8 @@ joinSplitDefines(const std::vector<std::string> &defines) {
 }
 
 int main(int argc, char **argv) {
+  // The vendor ops the passes emit (DeviceOpBuilder), once per process.
+  tilec::registerAllDeviceOps();
   // CLI11 only knows one-letter single-dash options; accept the compiler
   // spellings -MD/-MF/-MT by rewriting them to their long forms.
   std::vector<std::string> args(argv, argv + argc);
