@@ -85,6 +85,7 @@ int runMultiTargetDriver(DriverOptions opts) {
   };
   std::vector<TargetRun> runs(opts.targets.size());
   bool sideBySide = !opts.timeReport && !opts.printIRAfterAll;
+  bool colors = errs().has_colors(); // asked once: it caches the answer
   auto compile = [&](size_t i) {
     TargetRun &run = runs[i];
     DriverOptions one = opts;
@@ -96,7 +97,7 @@ int runMultiTargetDriver(DriverOptions opts) {
     one.headerPath = one.jsonPath = one.depfilePath = one.depTarget = "";
     one.writeDepfile = false;
     raw_string_ostream log(run.log);
-    log.enable_colors(errs().has_colors());
+    log.enable_colors(colors);
     if (sideBySide)
       run.capture.log = &log;
     else if (opts.timeReport)
