@@ -10,6 +10,7 @@
 #include "reduce_widening.h"
 #include "threads_2d.h"
 #include "workspace.h"
+#include "check_host.h"
 
 #include <cmath>
 #include <cstdint>
@@ -21,40 +22,8 @@
 
 namespace {
 
-std::uint16_t toHalf(float f) { // round to nearest even; finite inputs
-  _Float16 h = static_cast<_Float16>(f);
-  std::uint16_t bits;
-  std::memcpy(&bits, &h, 2);
-  return bits;
-}
-float fromHalf(std::uint16_t bits) {
-  _Float16 h;
-  std::memcpy(&h, &bits, 2);
-  return static_cast<float>(h);
-}
+using namespace check_host;
 
-bool ok(CUresult r, const char *what) {
-  if (r == CUDA_SUCCESS)
-    return true;
-  const char *name = nullptr;
-  cuGetErrorName(r, &name);
-  std::printf("%s failed: %s\n", what, name ? name : "?");
-  return false;
-}
-
-template <typename T> CUdeviceptr upload(const std::vector<T> &v) {
-  CUdeviceptr d = 0;
-  ok(cuMemAlloc(&d, v.size() * sizeof(T)), "cuMemAlloc");
-  cuMemcpyHtoD(d, v.data(), v.size() * sizeof(T));
-  return d;
-}
-template <typename T> void download(std::vector<T> &v, CUdeviceptr d) {
-  cuCtxSynchronize();
-  cuMemcpyDtoH(v.data(), d, v.size() * sizeof(T));
-  cuMemFree(d);
-}
-
-std::mt19937 rng(2026);
 std::vector<float> randoms(size_t n) {
   std::uniform_real_distribution<float> u(-1.0f, 1.0f);
   std::vector<float> v(n);
@@ -69,7 +38,6 @@ std::vector<std::uint16_t> halves(const std::vector<float> &v) {
   return h;
 }
 
-bool allOk = true;
 void row(const std::string &what, size_t elements, size_t bad, double err,
          const char *note = "") {
   bool good = bad == 0;
@@ -265,13 +233,7 @@ void threads2d() {
 } // namespace
 
 int main() {
-  if (!ok(cuInit(0), "cuInit"))
-    return 2;
-  CUdevice dev;
-  CUcontext ctx;
-  if (!ok(cuDeviceGet(&dev, 0), "cuDeviceGet") ||
-      !ok(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain") ||
-      !ok(cuCtxSetCurrent(ctx), "cuCtxSetCurrent"))
+  if (!initDevice())
     return 2;
   std::printf("| check | elements | bad | max abs err | result | note |\n");
   std::printf("|---|---|---|---|---|---|\n");

@@ -27,6 +27,7 @@
 #include "tf32_nt.h"
 #include "tf32_nt_w8.h"
 #include "tf32_tn.h"
+#include "check_host.h"
 
 #include <cmath>
 #include <cstdint>
@@ -39,30 +40,9 @@
 
 namespace {
 
+using namespace check_host;
+
 constexpr int M = 256, N = 192, K = 256;
-
-bool ok(CUresult r, const char *what) {
-  if (r == CUDA_SUCCESS)
-    return true;
-  const char *name = nullptr;
-  cuGetErrorName(r, &name);
-  std::printf("%s failed: %s\n", what, name ? name : "?");
-  return false;
-}
-
-template <typename T> CUdeviceptr upload(const std::vector<T> &v) {
-  CUdeviceptr d = 0;
-  ok(cuMemAlloc(&d, v.size() * sizeof(T)), "cuMemAlloc");
-  cuMemcpyHtoD(d, v.data(), v.size() * sizeof(T));
-  return d;
-}
-template <typename T> void download(std::vector<T> &v, CUdeviceptr d) {
-  cuCtxSynchronize();
-  cuMemcpyDtoH(v.data(), d, v.size() * sizeof(T));
-  cuMemFree(d);
-}
-
-std::mt19937 rng(2026);
 
 /// OCP e4m3 (bias 7, no infinities, 0x7f / 0xff NaN) and e5m2 (bias 15).
 double decodeFp8(std::uint8_t b, bool e5m2) {
@@ -101,7 +81,6 @@ std::vector<float> randomTf32(size_t n) {
   return v;
 }
 
-bool allOk = true;
 void row(const std::string &what, size_t elements, size_t bad, double err) {
   bool good = bad == 0;
   allOk &= good;
@@ -201,17 +180,6 @@ double roundFp8(double x, bool e5m2) {
   return best;
 }
 
-std::uint16_t toHalf(float f) {
-  _Float16 h = static_cast<_Float16>(f);
-  std::uint16_t bits;
-  std::memcpy(&bits, &h, 2);
-  return bits;
-}
-float fromHalf(std::uint16_t b) {
-  _Float16 h;
-  std::memcpy(&h, &b, 2);
-  return float(h);
-}
 double fromBf16(std::uint16_t b) {
   std::uint32_t bits = std::uint32_t(b) << 16;
   float f;
@@ -285,13 +253,7 @@ void toFp8(const std::string &what, Launch2 launch, bool e5m2, bool f16) {
 } // namespace
 
 int main() {
-  if (!ok(cuInit(0), "cuInit"))
-    return 2;
-  CUdevice dev;
-  CUcontext ctx;
-  if (!ok(cuDeviceGet(&dev, 0), "cuDeviceGet") ||
-      !ok(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain") ||
-      !ok(cuCtxSetCurrent(ctx), "cuCtxSetCurrent"))
+  if (!initDevice())
     return 2;
   std::printf("| case (M=256 N=192 K=256) | elements | bad | max abs err | result |\n");
   std::printf("|---|---|---|---|---|\n");

@@ -18,6 +18,7 @@
 #include "mask_i8.h"
 #include "mask_narrow.h"
 #include "mask_w8.h"
+#include "check_host.h"
 
 #include <cmath>
 #include <cstring>
@@ -31,26 +32,9 @@
 
 namespace {
 
+using namespace check_host;
+
 constexpr int M = 256, N = 512;
-
-bool ok(CUresult r, const char *what) {
-  if (r == CUDA_SUCCESS)
-    return true;
-  const char *name = nullptr;
-  cuGetErrorName(r, &name);
-  std::printf("%s failed: %s\n", what, name ? name : "?");
-  return false;
-}
-
-template <typename T> CUdeviceptr upload(const std::vector<T> &v) {
-  CUdeviceptr d = 0;
-  ok(cuMemAlloc(&d, v.size() * sizeof(T)), "cuMemAlloc");
-  cuMemcpyHtoD(d, v.data(), v.size() * sizeof(T));
-  return d;
-}
-
-std::mt19937 rng(2026);
-bool allOk = true;
 
 using Launch = std::function<CUresult(CUdeviceptr, CUdeviceptr, CUdeviceptr)>;
 using Launch2 = std::function<CUresult(CUdeviceptr, CUdeviceptr)>;
@@ -194,13 +178,7 @@ void castCheck(const std::string &what, Launch2 launch, float scale,
 } // namespace
 
 int main() {
-  if (!ok(cuInit(0), "cuInit"))
-    return 2;
-  CUdevice dev;
-  CUcontext ctx;
-  if (!ok(cuDeviceGet(&dev, 0), "cuDeviceGet") ||
-      !ok(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain") ||
-      !ok(cuCtxSetCurrent(ctx), "cuCtxSetCurrent"))
+  if (!initDevice())
     return 2;
   std::printf("| case (M=256 N=512) | elements | bad | max abs err | result |\n");
   std::printf("|---|---|---|---|---|\n");

@@ -8,6 +8,7 @@
 //
 // Built and run by eager_gemm_check.sh (g++ against the CUDA driver API).
 #include "eager_gemm.h"
+#include "check_host.h"
 
 #include <cmath>
 #include <cstdint>
@@ -18,60 +19,21 @@
 
 namespace {
 
+using namespace check_host;
+
 constexpr int N = EAGER_N, K = EAGER_K;
 constexpr int kGuardRows = 130;
 constexpr std::uint16_t kSentinel = 0x7bff; // the largest finite half
 
-std::uint16_t toHalf(float f) { // round to nearest even; no NaN inputs
-  std::uint32_t x;
-  std::memcpy(&x, &f, 4);
-  std::uint32_t sign = (x >> 16) & 0x8000, mag = x & 0x7fffffff;
-  if (mag >= 0x477ff000) // rounds to >= 65520: infinity
-    return std::uint16_t(sign | 0x7c00);
-  if (mag < 0x38800000) { // a half subnormal (or zero)
-    float a = std::fabs(f) * 16777216.0f; // 2^24: units of the smallest
-    return std::uint16_t(sign | std::uint32_t(std::nearbyint(a)));
-  }
-  std::uint32_t h = ((mag >> 13) - (112 << 10));
-  std::uint32_t rest = mag & 0x1fff;
-  if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
-    ++h;
-  return std::uint16_t(sign | h);
-}
-
-double fromHalf(std::uint16_t h) {
-  int e = (h >> 10) & 31, m = h & 1023;
-  double v = e == 0 ? std::ldexp(m, -24)
-             : e == 31 ? INFINITY
-                       : std::ldexp(1024 + m, e - 25);
-  return (h & 0x8000) ? -v : v;
-}
-
-bool ok(CUresult r, const char *what) {
-  if (r == CUDA_SUCCESS)
-    return true;
-  const char *name = nullptr;
-  cuGetErrorName(r, &name);
-  std::printf("%s failed: %s\n", what, name ? name : "?");
-  return false;
-}
-
 } // namespace
 
 int main() {
-  if (!ok(cuInit(0), "cuInit"))
-    return 2;
-  CUdevice dev;
-  CUcontext ctx;
-  if (!ok(cuDeviceGet(&dev, 0), "cuDeviceGet") ||
-      !ok(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain") ||
-      !ok(cuCtxSetCurrent(ctx), "cuCtxSetCurrent"))
+  if (!initDevice())
     return 2;
 
   std::printf("| m | N | K | max abs err | max rel err | bad elements | guard rows touched | result |\n");
   std::printf("|---|---|---|---|---|---|---|---|\n");
-  bool allOk = true;
-  std::mt19937 rng(1234);
+    std::mt19937 rng(1234);
   std::uniform_real_distribution<float> uni(-1.0f, 1.0f);
   for (int m : {1024, 1000, 129, 1}) {
     std::vector<std::uint16_t> a(size_t(m) * K), b(size_t(K) * N);

@@ -16,4 +16,4 @@ N=${N:-1024} K=${K:-512}
 g++ -std=c++17 -O2 -Wall -DEAGER_N="$N" -DEAGER_K="$K" -I/usr/local/cuda/include \
   -I"$out" bench/debug/eager_gemm_check.cpp -L/usr/local/cuda/lib64/stubs -lcuda \
   -o "$out/eager_gemm_check"
-"$out/eager_gemm_check"
+[[ ${NO_RUN:-} ]] || "$out/eager_gemm_check"

@@ -7,6 +7,7 @@
 // check; exit 1 on any mismatch or launch failure.
 #include "rel3_auto.h"
 #include "rel3_wide.h"
+#include "wide_buffers.h"
 
 #include <chrono>
 #include <cstdint>
@@ -17,64 +18,7 @@
 
 namespace {
 
-constexpr std::size_t kGuard = 1 << 20; // elements after each output
-constexpr std::uint16_t kSentinel = 0x7e5a;
-
-std::uint16_t toHalf(float f) {
-  _Float16 h = static_cast<_Float16>(f);
-  std::uint16_t bits;
-  std::memcpy(&bits, &h, 2);
-  return bits;
-}
-
-std::uint64_t mix(std::uint64_t i) { // splitmix64's finalizer
-  i += 0x9e3779b97f4a7c15ull;
-  i = (i ^ (i >> 30)) * 0xbf58476d1ce4e5b9ull;
-  i = (i ^ (i >> 27)) * 0x94d049bb133111ebull;
-  return i ^ (i >> 31);
-}
-/// Copies: any 16 bits but the sentinel.
-std::uint16_t bitsAt(std::uint64_t i) {
-  auto b = static_cast<std::uint16_t>(mix(i));
-  return b == kSentinel ? 0 : b;
-}
-/// Scaling: an integer in [-256, 255], exact in fp16 (so is 2x + 1).
-int intAt(std::uint64_t i) { return int(mix(i) % 512) - 256; }
-
-bool allOk = true;
-
-bool ok(CUresult r, const char *what) {
-  if (r == CUDA_SUCCESS)
-    return true;
-  const char *name = nullptr;
-  cuGetErrorName(r, &name);
-  std::printf("%s failed: %s\n", what, name ? name : "?");
-  allOk = false;
-  return false;
-}
-
-struct Buffers {
-  std::size_t n;
-  CUdeviceptr a = 0, b = 0;
-  std::vector<std::uint16_t> host;
-  explicit Buffers(std::size_t n) : n(n), host(n + kGuard) {}
-  bool alloc() {
-    return ok(cuMemAlloc(&a, n * 2), "cuMemAlloc A") &&
-           ok(cuMemAlloc(&b, (n + kGuard) * 2), "cuMemAlloc B") &&
-           ok(cuMemsetD16(b, kSentinel, n + kGuard), "cuMemsetD16");
-  }
-  bool upload() { return ok(cuMemcpyHtoD(a, host.data(), n * 2), "upload"); }
-  bool download() {
-    return ok(cuCtxSynchronize(), "kernel") &&
-           ok(cuMemcpyDtoH(host.data(), b, (n + kGuard) * 2), "download");
-  }
-  ~Buffers() {
-    if (a)
-      cuMemFree(a);
-    if (b)
-      cuMemFree(b);
-  }
-};
+using namespace check_host;
 
 /// Compares host[0, n) with want(i) and the guard with the sentinel.
 template <typename Want>
@@ -200,13 +144,7 @@ void rowsCheck() {
 } // namespace
 
 int main() {
-  if (!ok(cuInit(0), "cuInit"))
-    return 2;
-  CUdevice dev;
-  CUcontext ctx;
-  if (!ok(cuDeviceGet(&dev, 0), "cuDeviceGet") ||
-      !ok(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain") ||
-      !ok(cuCtxSetCurrent(ctx), "cuCtxSetCurrent"))
+  if (!initDevice())
     return 2;
   std::printf("| check | elements | bad | first bad | guard bad | ms | GB/s | "
               "result | note |\n");

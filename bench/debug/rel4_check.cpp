@@ -5,6 +5,8 @@
 // with the host's expected value and a guard region after each output must
 // keep its sentinel. One table row per check; exit 1 on any mismatch.
 #include "rel4_wide.h"
+#define CHECK_HOST_STATUS rel4::statusString
+#include "wide_buffers.h"
 
 #include <algorithm>
 #include <chrono>
@@ -16,61 +18,7 @@
 
 namespace {
 
-constexpr std::size_t kGuard = 1 << 20; // elements after each output
-constexpr std::uint16_t kSentinel = 0x7e5a;
-
-std::uint16_t toHalf(float f) {
-  _Float16 h = static_cast<_Float16>(f);
-  std::uint16_t bits;
-  std::memcpy(&bits, &h, 2);
-  return bits;
-}
-std::uint64_t mix(std::uint64_t i) { // splitmix64's finalizer
-  i += 0x9e3779b97f4a7c15ull;
-  i = (i ^ (i >> 30)) * 0xbf58476d1ce4e5b9ull;
-  i = (i ^ (i >> 27)) * 0x94d049bb133111ebull;
-  return i ^ (i >> 31);
-}
-std::uint16_t bitsAt(std::uint64_t i) {
-  auto b = static_cast<std::uint16_t>(mix(i));
-  return b == kSentinel ? 0 : b;
-}
-int intAt(std::uint64_t i) { return int(mix(i) % 512) - 256; } // exact in fp16
-
-bool allOk = true;
-bool ok(CUresult r, const char *what) {
-  if (r == CUDA_SUCCESS)
-    return true;
-  const char *name = nullptr;
-  cuGetErrorName(r, &name);
-  std::printf("%s failed: %s (%s)\n", what, name ? name : "?",
-              rel4::statusString());
-  allOk = false;
-  return false;
-}
-
-struct Buffers {
-  std::size_t n;
-  CUdeviceptr a = 0, b = 0;
-  std::vector<std::uint16_t> host;
-  explicit Buffers(std::size_t n) : n(n), host(n + kGuard) {}
-  bool alloc() {
-    return ok(cuMemAlloc(&a, n * 2), "cuMemAlloc A") &&
-           ok(cuMemAlloc(&b, (n + kGuard) * 2), "cuMemAlloc B") &&
-           ok(cuMemsetD16(b, kSentinel, n + kGuard), "cuMemsetD16");
-  }
-  bool upload() { return ok(cuMemcpyHtoD(a, host.data(), n * 2), "upload"); }
-  bool download() {
-    return ok(cuCtxSynchronize(), "kernel") &&
-           ok(cuMemcpyDtoH(host.data(), b, (n + kGuard) * 2), "download");
-  }
-  ~Buffers() {
-    if (a)
-      cuMemFree(a);
-    if (b)
-      cuMemFree(b);
-  }
-};
+using namespace check_host;
 
 template <typename Want>
 void compare(const std::string &what, const Buffers &buf, Want want,
@@ -173,13 +121,7 @@ void countCheck(const char *what,
 } // namespace
 
 int main() {
-  if (!ok(cuInit(0), "cuInit"))
-    return 1;
-  CUdevice dev;
-  CUcontext ctx;
-  if (!ok(cuDeviceGet(&dev, 0), "cuDeviceGet") ||
-      !ok(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain") ||
-      !ok(cuCtxSetCurrent(ctx), "cuCtxSetCurrent"))
+  if (!initDevice())
     return 1;
   std::printf("| check | elements | wrong | first wrong | guard clobbered | "
               "ms | result |\n|---|---|---|---|---|---|---|\n");

@@ -14,6 +14,7 @@
 #include "tma_p1.h"
 #include "tma_regs.h"
 #include "tma_relu.h"
+#include "check_host.h"
 
 #include <array>
 #include <cmath>
@@ -27,29 +28,7 @@
 
 namespace {
 
-bool ok(CUresult r, const char *what) {
-  if (r == CUDA_SUCCESS)
-    return true;
-  const char *name = nullptr;
-  cuGetErrorName(r, &name);
-  std::printf("%s failed: %s\n", what, name ? name : "?");
-  return false;
-}
-
-std::uint16_t toHalf(float f) {
-  _Float16 h = static_cast<_Float16>(f);
-  std::uint16_t bits;
-  std::memcpy(&bits, &h, 2);
-  return bits;
-}
-double fromHalf(std::uint16_t b) {
-  _Float16 h;
-  std::memcpy(&h, &b, 2);
-  return double(float(h));
-}
-
-std::mt19937 rng(2026);
-bool allOk = true;
+using namespace check_host;
 
 using Launch = std::function<CUresult(CUdeviceptr, CUdeviceptr, CUdeviceptr)>;
 
@@ -110,13 +89,7 @@ void check(const std::string &what, Launch launch, int M, int N, int K,
 } // namespace
 
 int main() {
-  if (!ok(cuInit(0), "cuInit"))
-    return 2;
-  CUdevice dev;
-  CUcontext ctx;
-  if (!ok(cuDeviceGet(&dev, 0), "cuDeviceGet") ||
-      !ok(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain") ||
-      !ok(cuCtxSetCurrent(ctx), "cuCtxSetCurrent"))
+  if (!initDevice())
     return 2;
   std::printf("| case | MxNxK | elements | bad | max abs err | result |\n");
   std::printf("|---|---|---|---|---|---|\n");

@@ -89,7 +89,7 @@ void Elaborator::error(SMLoc l, const Twine &msg) {
     return;
   }
   // Problems of the command line (-D, --instances) have no source position.
-  llvm::WithColor::error(llvm::errs(), "tilec") << msg << "\n";
+  llvm::WithColor::error(diag.getStream(), "tilec") << msg << "\n";
 }
 void Elaborator::error(SMRange r, const Twine &msg) {
   hadError = true;

@@ -92,8 +92,8 @@ const std::vector<std::string> &knownTargets() {
 
 static bool isNVIDIA(StringRef target) { return target.starts_with("sm_"); }
 
-static void reportError(const Twine &msg) {
-  WithColor::error(errs(), "tilec") << msg << "\n";
+static void reportError(const Twine &msg, raw_ostream &os = errs()) {
+  WithColor::error(os, "tilec") << msg << "\n";
 }
 
 /// Picks the stage from --emit, else from the output's extension (the
@@ -180,6 +180,11 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
 int runDriver(DriverOptions opts) {
   if (opts.targets.size() > 1 && !opts.capture)
     return runMultiTargetDriver(std::move(opts));
+  // Every message of this compile goes to one stream: stderr, or the
+  // buffer of one target of a multi-target compile (printed in order).
+  raw_ostream &diagOS =
+      opts.capture && opts.capture->log ? *opts.capture->log : errs();
+  auto report = [&](const Twine &msg) { reportError(msg, diagOS); };
   // -ftime-report: a tree of stage times (and the lowering's passes),
   // printed to stderr when `timing` goes out of scope.
   mlir::DefaultTimingManager timing;
@@ -188,10 +193,10 @@ int runDriver(DriverOptions opts) {
   mlir::TimingScope rootTiming = timing.getRootScope();
   std::optional<EmitKind> resolved = resolveEmit(opts);
   if (!resolved) {
-    reportError("cannot tell what to emit from the extension of -o '" +
-                opts.outputPath +
-                "'; give --emit, or an output ending in .ptx, .cubin, .hsaco, "
-                ".ll, .mlir, .gpu.mlir, .ast, .h, .hpp, .json, .svg or .html");
+    report("cannot tell what to emit from the extension of -o '" +
+           opts.outputPath +
+           "'; give --emit, or an output ending in .ptx, .cubin, .hsaco, "
+           ".ll, .mlir, .gpu.mlir, .ast, .h, .hpp, .json, .svg or .html");
     return ExitUsageError;
   }
   EmitKind emit = *resolved;
@@ -214,19 +219,19 @@ int runDriver(DriverOptions opts) {
     inputs.push_back({"the --tuning-cache file", opts.tuningCachePath});
   std::string conflict = checkOutputConflicts(outputs, inputs);
   if (!conflict.empty()) {
-    reportError(conflict);
+    report(conflict);
     return ExitUsageError;
   }
 
   if ((emit == EmitKind::PTX || emit == EmitKind::Cubin) &&
       !isNVIDIA(opts.target)) {
-    reportError("--emit=" + Twine(emitKindName(emit)) +
-                " needs an NVIDIA target, not '" + opts.target + "'");
+    report("--emit=" + Twine(emitKindName(emit)) +
+           " needs an NVIDIA target, not '" + opts.target + "'");
     return ExitUsageError;
   }
   if (emit == EmitKind::HSACO && isNVIDIA(opts.target)) {
-    reportError("--emit=hsaco needs an AMD target (gfx90a, gfx942), not '" +
-                opts.target + "'");
+    report("--emit=hsaco needs an AMD target (gfx90a, gfx942), not '" +
+           opts.target + "'");
     return ExitUsageError;
   }
 
@@ -234,13 +239,13 @@ int runDriver(DriverOptions opts) {
   std::unique_ptr<MemoryBuffer> file =
       readInputFile(opts.inputPath, readProblem);
   if (!file) {
-    reportError(readProblem);
+    report(readProblem);
     return ExitCompileError;
   }
   for (const NamedFile &output : outputs) {
     std::string problem = checkOutputWritable(output.path);
     if (!problem.empty()) {
-      reportError(problem);
+      report(problem);
       return ExitCompileError;
     }
   }
@@ -257,13 +262,13 @@ int runDriver(DriverOptions opts) {
     std::unique_ptr<MemoryBuffer> inst =
         readInputFile(opts.instancesPath, readProblem);
     if (!inst) {
-      reportError(readProblem);
+      report(readProblem);
       return ExitCompileError;
     }
     std::string problem =
         parseInstancesJSON(inst->getBuffer(), genOptions.instances);
     if (!problem.empty()) {
-      reportError(opts.instancesPath + ": " + problem);
+      report(opts.instancesPath + ": " + problem);
       return ExitCompileError;
     }
     deps.push_back(opts.instancesPath);
@@ -274,20 +279,20 @@ int runDriver(DriverOptions opts) {
   mlir::MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
   loadMLIRGenDialects(context);
-  mlir::SourceMgrDiagnosticHandler mlirDiags(sourceMgr, &context);
-  DiagnosticEngine diag(sourceMgr);
+  mlir::SourceMgrDiagnosticHandler mlirDiags(sourceMgr, &context, diagOS);
+  DiagnosticEngine diag(sourceMgr, diagOS);
 
   // Writes `text` to `path` and, on success, the depfile.
   auto finish = [&](StringRef path, StringRef text) -> int {
     if (Error e = writeFileAtomically(path, text)) {
-      reportError("cannot write '" + path + "': " + toString(std::move(e)));
+      report("cannot write '" + path + "': " + toString(std::move(e)));
       return ExitCompileError;
     }
     if (!depfile.empty()) {
       std::string depPath = depfile;
       std::string target = opts.depTarget.empty() ? path.str() : opts.depTarget;
       if (Error e = writeFileAtomically(depPath, renderDepfile(target, deps))) {
-        reportError("cannot write '" + depPath + "': " + toString(std::move(e)));
+        report("cannot write '" + depPath + "': " + toString(std::move(e)));
         return ExitCompileError;
       }
     }
@@ -298,7 +303,7 @@ int runDriver(DriverOptions opts) {
   if (StringRef(opts.inputPath).ends_with(".mlir")) {
     // IR written by hand or by an earlier `--emit`: resume from there.
     if (emit == EmitKind::AST) {
-      reportError("--emit=ast needs a .tile input");
+      report("--emit=ast needs a .tile input");
       return ExitUsageError;
     }
     mlir::TimingScope parseTiming = rootTiming.nest("parse");
@@ -453,13 +458,13 @@ int runDriver(DriverOptions opts) {
       else if (emit == EmitKind::JSON)
         out = json;
     } catch (const header::HeaderError &e) {
-      reportError(Twine("cannot render the launch header: ") + e.what());
+      report(Twine("cannot render the launch header: ") + e.what());
       return ExitCompileError;
     }
   }
   for (const auto &[path, text] : rendered)
     if (Error e = writeFileAtomically(path, text)) {
-      reportError("cannot write '" + path + "': " + toString(std::move(e)));
+      report("cannot write '" + path + "': " + toString(std::move(e)));
       return ExitCompileError;
     }
   return finish(opts.outputPath, *out);

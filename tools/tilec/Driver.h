@@ -16,6 +16,10 @@
 #include <utility>
 #include <vector>
 
+namespace llvm {
+class raw_ostream;
+} // namespace llvm
+
 namespace tilec {
 
 struct Capture;
@@ -70,6 +74,9 @@ struct Capture {
   header::Unit unit;   ///< image: the cubin / HSACO
   std::string ptx;     ///< NVIDIA: the PTX the cubin was assembled from
   std::vector<std::string> deps;
+  /// Where the compile's diagnostics go instead of stderr (unset: stderr),
+  /// so that targets compiled side by side print theirs in target order.
+  llvm::raw_ostream *log = nullptr;
 };
 
 /// Exit codes, as documented in `tilec --help`.

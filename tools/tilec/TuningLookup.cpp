@@ -49,15 +49,17 @@ bool applyTuningCache(const std::string &cachePath, StringRef source,
   ErrorOr<std::unique_ptr<MemoryBuffer>> file =
       MemoryBuffer::getFile(cachePath, /*IsText=*/true);
   if (!file) {
-    WithColor::error(errs(), "tilec") << "cannot read the tuning cache '" << cachePath
-                                      << "': " << file.getError().message() << "\n";
+    WithColor::error(diag.getStream(), "tilec")
+        << "cannot read the tuning cache '" << cachePath
+        << "': " << file.getError().message() << "\n";
     return false;
   }
   Json cache;
   try {
     cache = tuning::parseFormat((*file)->getBuffer().str(), tuning::kCacheFormat);
   } catch (const tuning::TuningError &e) {
-    WithColor::error(errs(), "tilec") << cachePath << ": " << e.what() << "\n";
+    WithColor::error(diag.getStream(), "tilec")
+        << cachePath << ": " << e.what() << "\n";
     return false;
   }
 
@@ -68,7 +70,7 @@ bool applyTuningCache(const std::string &cachePath, StringRef source,
   if (!spaces)
     return false;
   if (spaces->empty()) {
-    WithColor::warning(errs(), "tilec")
+    WithColor::warning(diag.getStream(), "tilec")
         << "--tuning-cache: this file has no @tilelang.autotune factory\n";
     return true;
   }
@@ -92,9 +94,9 @@ bool applyTuningCache(const std::string &cachePath, StringRef source,
       std::string why = entry ? "its entry has no timed configuration the file "
                                 "still lists"
                               : tuning::explainMiss(cache, key);
-      WithColor::warning(errs(), "tilec")
-          << "tuning cache '" << cachePath << "' has no entry for " << what << " on "
-          << chip << (why.empty() ? "" : " (" + why + ")")
+      WithColor::warning(diag.getStream(), "tilec")
+          << "tuning cache '" << cachePath << "' has no entry for " << what
+          << " on " << chip << (why.empty() ? "" : " (" + why + ")")
           << "; compiling the configuration the source gives\n";
       continue;
     }
@@ -114,10 +116,11 @@ bool applyTuningCache(const std::string &cachePath, StringRef source,
       json::Value v = cantFail(json::parse(value.dump()));
       target.push_back({name, toDefineText(v)});
     }
-    errs() << "tilec: note: tuning cache picked " << tuning::describeConfig(*best)
-           << " for " << what << ": " << format("%.4f", ms) << " ms on "
-           << entry->value("device", "?") << ", fastest of "
-           << entry->at("results").size() << " configurations\n";
+    diag.getStream() << "tilec: note: tuning cache picked "
+                     << tuning::describeConfig(*best) << " for " << what << ": "
+                     << format("%.4f", ms) << " ms on "
+                     << entry->value("device", "?") << ", fastest of "
+                     << entry->at("results").size() << " configurations\n";
   }
   return true;
 }

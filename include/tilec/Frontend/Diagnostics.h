@@ -46,6 +46,9 @@ public:
                             llvm::raw_ostream &os = llvm::errs());
 
   llvm::SourceMgr &getSourceMgr() const { return sourceMgr; }
+  /// Where diagnostics are printed; messages without a source position
+  /// (command-line problems, notes) go there too.
+  llvm::raw_ostream &getStream() const { return os; }
 
   /// Stop reporting after `limit` errors (0, the default, means no limit).
   /// The first error past the limit prints "too many errors emitted, stopping

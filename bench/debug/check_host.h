@@ -1,0 +1,88 @@
+// Host helpers of the GPU check harnesses in bench/debug (*_check.cpp):
+// driver calls checked and named, the device's primary context, device
+// buffers from host vectors and back, fp16 bits, one seeded generator (a
+// failure repeats on the next run) and the run's verdict. Header-only: each
+// harness is one file that its .sh builds with g++ -std=c++17 against the
+// CUDA driver, after the launch headers it tests.
+//
+// A harness that wants the launch header's own words on a failed call
+// defines CHECK_HOST_STATUS (a function returning const char *, e.g.
+// `rel4::statusString`) before including this file.
+#ifndef TILEC_BENCH_DEBUG_CHECK_HOST_H
+#define TILEC_BENCH_DEBUG_CHECK_HOST_H
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace check_host {
+
+/// The run's verdict (the harness's exit status): cleared by a failed
+/// driver call and by every failed check.
+inline bool allOk = true;
+
+/// Inputs are drawn from this, in the order the checks run.
+inline std::mt19937 rng(2026);
+
+/// True when `r` is CUDA_SUCCESS; else prints which call failed and how,
+/// and fails the run.
+inline bool ok(CUresult r, const char *what) {
+  if (r == CUDA_SUCCESS)
+    return true;
+  const char *name = nullptr;
+  cuGetErrorName(r, &name);
+#ifdef CHECK_HOST_STATUS
+  std::printf("%s failed: %s (%s)\n", what, name ? name : "?",
+              CHECK_HOST_STATUS());
+#else
+  std::printf("%s failed: %s\n", what, name ? name : "?");
+#endif
+  allOk = false;
+  return false;
+}
+
+/// Device 0's primary context, made current; false (after saying why) when
+/// there is no usable GPU.
+inline bool initDevice() {
+  CUdevice dev;
+  CUcontext ctx;
+  return ok(cuInit(0), "cuInit") && ok(cuDeviceGet(&dev, 0), "cuDeviceGet") &&
+         ok(cuDevicePrimaryCtxRetain(&ctx, dev), "cuDevicePrimaryCtxRetain") &&
+         ok(cuCtxSetCurrent(ctx), "cuCtxSetCurrent");
+}
+
+/// A device copy of `v` (freed by download() or by the caller).
+template <typename T> CUdeviceptr upload(const std::vector<T> &v) {
+  CUdeviceptr d = 0;
+  ok(cuMemAlloc(&d, v.size() * sizeof(T)), "cuMemAlloc");
+  ok(cuMemcpyHtoD(d, v.data(), v.size() * sizeof(T)), "cuMemcpyHtoD");
+  return d;
+}
+/// Waits for the kernels, copies `d` into `v` and frees `d`.
+template <typename T> void download(std::vector<T> &v, CUdeviceptr d) {
+  ok(cuCtxSynchronize(), "cuCtxSynchronize");
+  ok(cuMemcpyDtoH(v.data(), d, v.size() * sizeof(T)), "cuMemcpyDtoH");
+  cuMemFree(d);
+}
+
+/// fp16 bits of `f`, rounded to nearest even (overflow gives infinity).
+inline std::uint16_t toHalf(float f) {
+  _Float16 h = static_cast<_Float16>(f);
+  std::uint16_t bits;
+  std::memcpy(&bits, &h, 2);
+  return bits;
+}
+/// The value of fp16 bits (exact in float).
+inline float fromHalf(std::uint16_t bits) {
+  _Float16 h;
+  std::memcpy(&h, &bits, 2);
+  return static_cast<float>(h);
+}
+
+} // namespace check_host
+
+#endif // TILEC_BENCH_DEBUG_CHECK_HOST_H
