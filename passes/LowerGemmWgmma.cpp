@@ -36,12 +36,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Partitions.h"
+#include "DeviceOps.h"
 #include "GemmLayouts.h"
 #include "GemmLowering.h"
+#include "Partitions.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
 #include "llvm/Support/MathExtras.h"
@@ -78,18 +78,6 @@ FailureOr<WgmmaOperand> describe(tile::GemmOp op, Value buffer, bool kMajor) {
   return d;
 }
 
-/// wgmma's name for an operand type wgmmaFits accepted.
-NVVM::WGMMATypes wgmmaType(Type type) {
-  if (type.isF16())
-    return NVVM::WGMMATypes::f16;
-  if (type.isBF16())
-    return NVVM::WGMMATypes::bf16;
-  if (isa<Float8E4M3FNType>(type))
-    return NVVM::WGMMATypes::e4m3;
-  assert(isa<Float8E5M2Type>(type) && "not a wgmma operand type");
-  return NVVM::WGMMATypes::e5m2;
-}
-
 } // namespace
 
 FailureOr<WgmmaGemm> WgmmaGemm::create(KernelLowering &kernel,
@@ -112,8 +100,8 @@ FailureOr<WgmmaGemm> WgmmaGemm::create(KernelLowering &kernel,
       threads != 128 * g.groupsM * g.groupsN)
     return op.emitError() << "T.gemm on the wgmma path: the warp split "
                           << mma.getWarpsM() << "x" << mma.getWarpsN()
-                          << " is not whole warpgroups of this "
-                          << threads << "-thread kernel";
+                          << " is not whole warpgroups of this " << threads
+                          << "-thread kernel";
   g.mWG = m / g.groupsM;
   g.nWG = n / g.groupsN;
   if (g.mWG % 64 || g.nWG % g.instrN || g.kDim % g.kStep ||
@@ -201,41 +189,10 @@ LogicalResult WgmmaGemm::mapOperandA() {
 
 Value WgmmaGemm::issueRegisterA(OpBuilder &b, Value d, ValueRange a,
                                 Value bDesc) {
-  // The NVVM op takes A through a descriptor only: the register form as
-  // inline PTX, its accumulator operands tied to the results.
   Type in = cast<MemRefType>(op.getA().getType()).getElementType();
-  int64_t regs = instrN / 2;
-  std::string ptx;
-  llvm::raw_string_ostream os(ptx);
-  os << "{\n.reg .pred p;\nsetp.ne.b32 p, $" << (2 * regs + 5)
-     << ", 0;\nwgmma.mma_async.sync.aligned.m64n" << instrN << "k16.f32."
-     << (in.isF16() ? "f16.f16" : "bf16.bf16") << " {";
-  for (int64_t i = 0; i < regs; ++i)
-    os << (i ? ", " : "") << "$" << i;
-  os << "}, {";
-  for (int64_t i = 0; i < 4; ++i)
-    os << (i ? ", " : "") << "$" << (2 * regs + i);
-  os << "}, $" << (2 * regs + 4) << ", p, 1, 1, " << (descB.kMajor ? 0 : 1)
-     << ";\n}";
-  std::string constraints;
-  for (int64_t i = 0; i < regs; ++i)
-    constraints += "=f,";
-  for (int64_t i = 0; i < regs; ++i)
-    constraints += std::to_string(i) + ",";
-  constraints += "r,r,r,r,l,n";
-  SmallVector<Value> operands;
-  for (int64_t i = 0; i < regs; ++i)
-    operands.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
-  llvm::append_range(operands, a);
-  operands.push_back(bDesc);
-  operands.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
-  return LLVM::InlineAsmOp::create(
-             b, loc, structType(b.getContext()), operands, ptx, constraints,
-             /*has_side_effects=*/true,
-             /*is_align_stack=*/false, LLVM::tailcallkind::TailCallKind::None,
-             /*asm_dialect=*/nullptr,
-             /*operand_attrs=*/nullptr)
-      .getResult(0);
+  return simt::deviceOps(op).wgmmaMmaRegisterA(
+      b, loc, structType(b.getContext()), d, a, bDesc, MmaShape{64, instrN, 16},
+      in, descB.kMajor);
 }
 
 /// The descriptor of the slot's window at (0, 0) shifted by `wgOffset`
@@ -310,11 +267,8 @@ void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
         b, loc, base, arith::ConstantIntOp::create(b, loc, i64, bytes >> 4));
   };
   Type in = cast<MemRefType>(op.getA().getType()).getElementType();
-  NVVM::WGMMATypes typeA = wgmmaType(in);
-  NVVM::WGMMATypes typeB =
-      wgmmaType(cast<MemRefType>(op.getB().getType()).getElementType());
-  auto layoutA = descA.kMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
-  auto layoutB = descB.kMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+  Type inB = cast<MemRefType>(op.getB().getType()).getElementType();
+  const DeviceOpBuilder &ops = simt::deviceOps(op);
   Type st = structType(ctx);
   // A from registers: the four 32-bit words (pairs a0 a1, ..., a6 a7) of
   // m64 block mb and k-step s.
@@ -338,7 +292,7 @@ void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
     for (int64_t k0 = 0; k0 < kDim; k0 += 16)
       for (int64_t mb = 0; mb < mBlocks; ++mb)
         aWords.push_back(registerA(mb, k0 / 16));
-  NVVM::WgmmaFenceAlignedOp::create(b, loc);
+  ops.wgmmaFence(b, loc);
   for (int64_t k0 = 0; k0 < kDim; k0 += kStep)
     for (int64_t mb = 0; mb < mBlocks; ++mb) {
       ArrayRef<Value> words;
@@ -352,34 +306,24 @@ void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
           continue;
         }
         Value da = at(baseA, descA.offset(mb * 64, k0));
-        d = NVVM::WgmmaMmaAsyncOp::create(
-            b, loc, st, d, da, db,
-            NVVM::MMAShapeAttr::get(ctx, 64, int(instrN), int(kStep)), typeA,
-            typeB, NVVM::WGMMATypes::f32, NVVM::WGMMAScaleOut::one,
-            NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one, layoutA, layoutB,
-            /*satfinite=*/nullptr);
+        d = ops.wgmmaMma(b, loc, st, d, da, db, MmaShape{64, instrN, kStep}, in,
+                         inB, descA.kMajor, descB.kMajor);
       }
     }
-  NVVM::WgmmaGroupSyncAlignedOp::create(b, loc);
+  ops.wgmmaCommit(b, loc);
 }
 
 void WgmmaGemm::wait(OpBuilder &b, int64_t pending) {
-  NVVM::WgmmaWaitGroupSyncOp::create(b, loc, pending);
+  simt::deviceOps(op).wgmmaWait(b, loc, pending);
 }
 
 void WgmmaGemm::storeAccumulators(OpBuilder &b, ValueRange accs) {
-  Type f32 = b.getF32Type();
+  const DeviceOpBuilder &ops = simt::deviceOps(op);
   int64_t perInstr = instrN / 2;
   for (int64_t instr = 0; instr < mBlocks * nBlocks; ++instr)
     for (int64_t i = 0; i < perInstr; ++i) {
       Value v = LLVM::ExtractValueOp::create(b, loc, accs[instr], i);
-      v = LLVM::InlineAsmOp::create(b, loc, f32, ValueRange{v}, "", "=f,0",
-                                    /*has_side_effects=*/true,
-                                    /*is_align_stack=*/false,
-                                    LLVM::tailcallkind::TailCallKind::None,
-                                    /*asm_dialect=*/nullptr,
-                                    /*operand_attrs=*/nullptr)
-              .getResult(0);
+      v = ops.opaqueRegister(b, loc, v);
       kernel->storeRegister(b, loc, *acc, regOf[instr * perInstr + i], v);
     }
 }
@@ -395,11 +339,8 @@ void WgmmaGemm::markOperands(OpBuilder &b, SharedSlot a, SharedSlot bSlot) {
 }
 
 void simt::fenceAsyncProxy(OpBuilder &b, Location loc) {
-  NVVM::FenceProxyOp::create(
-      b, loc,
-      NVVM::ProxyKindAttr::get(b.getContext(), NVVM::ProxyKind::async_shared),
-      NVVM::SharedSpaceAttr::get(b.getContext(),
-                                 NVVM::SharedSpace::shared_cta));
+  simt::deviceOps(b.getInsertionBlock()->getParentOp())
+      .fenceAsyncShared(b, loc);
 }
 
 LogicalResult simt::emitWgmmaGemm(KernelLowering &kernel, OpBuilder &b,

@@ -31,11 +31,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceOps.h"
 #include "GemmLayouts.h"
 #include "GemmLowering.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
@@ -96,9 +96,9 @@ std::optional<TmaCopy> simt::planTmaCopy(tile::CopyOp copy, Value dstBuffer,
   plan.cols = dst.getShape().take_back(2)[1];
   plan.width = swizzle.getAtom() ? swizzle.getAtom() : plan.cols;
   plan.swizzleBytes = int64_t(16) << int64_t(swizzle.getMode());
-  if (src.isDynamicDim(rank - 1) ? !rowsCheckedAtLaunch
-                                 : src.getDimSize(rank - 1) * plan.elemBytes %
-                                       16) {
+  if (src.isDynamicDim(rank - 1)
+          ? !rowsCheckedAtLaunch
+          : src.getDimSize(rank - 1) * plan.elemBytes % 16) {
     why = "the source's rows are not static whole 16-byte units";
     return std::nullopt;
   }
@@ -183,9 +183,7 @@ void simt::issueTmaCopy(OpBuilder &b, Location loc, const TmaCopy &plan,
         c = arith::AddIOp::create(b, loc, c, cIdx(b, loc, atom * plan.width));
       coords.push_back(arith::IndexCastOp::create(b, loc, i32, c));
     }
-    NVVM::CpAsyncBulkTensorGlobalToSharedClusterOp::create(
-        b, loc, to, map, coords, mbar, ValueRange(), Value(), Value(),
-        NVVM::TMALoadModeAttr::get(b.getContext(), NVVM::TMALoadMode::TILE),
-        /*isCTAOnly=*/b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
+    simt::deviceOps(b.getInsertionBlock()->getParentOp())
+        .tmaLoad(b, loc, to, map, coords, mbar);
   }
 }

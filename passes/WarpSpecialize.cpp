@@ -28,9 +28,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceOps.h"
 #include "GemmLowering.h"
 
-#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -94,11 +94,12 @@ LogicalResult simt::splitWarpRoles(KernelLowering &kernel) {
       std::next(split->getIterator()), entry.getTerminator()->getIterator());
 
   OpBuilder cb = OpBuilder::atBlockBegin(consumers);
-  NVVM::SetMaxRegisterOp::create(cb, loc, roles.getConsumerRegisters(),
-                                 NVVM::SetMaxRegisterAction::increase);
+  const DeviceOpBuilder &ops = simt::deviceOps(func);
+  ops.setMaxRegisters(cb, loc, int32_t(roles.getConsumerRegisters()),
+                      /*increase=*/true);
   OpBuilder pb = OpBuilder::atBlockBegin(split.elseBlock());
-  NVVM::SetMaxRegisterOp::create(pb, loc, roles.getProducerRegisters(),
-                                 NVVM::SetMaxRegisterAction::decrease);
+  ops.setMaxRegisters(pb, loc, int32_t(roles.getProducerRegisters()),
+                      /*increase=*/false);
   // What the producer uses from the consumers' side (collected while it is
   // still among them), recomputed.
   llvm::SetVector<Value> used(producer->getOperands().begin(),
@@ -167,10 +168,9 @@ void simt::nameConsumerBarriers(KernelLowering &kernel) {
       Location loc = barrier.getLoc();
       // Barrier 0 with a thread count: __syncthreads' barrier, counting the
       // consumers (ThreadGuards.cpp's named barriers use ids 1 to 15).
-      NVVM::BarrierOp::create(
-          b, loc, /*res=*/Type(), arith::ConstantIntOp::create(b, loc, 0, 32),
-          arith::ConstantIntOp::create(b, loc, roles.getConsumers(), 32),
-          /*reductionOp=*/{}, /*reductionPredicate=*/{});
+      simt::deviceOps(func).namedBarrier(
+          b, loc, arith::ConstantIntOp::create(b, loc, 0, 32),
+          arith::ConstantIntOp::create(b, loc, roles.getConsumers(), 32));
       barrier.erase();
     }
     split->removeAttr(kConsumersAttr);
