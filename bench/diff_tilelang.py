@@ -279,10 +279,14 @@ def compare(fn, vals, tl_out, tensor_pos, sentinels, torch):
     return worst, detail, overflow, notes
 
 
-def rerun_if_overflow(line, stem, script, scale=0.5 / 64):
+def rerun_if_overflow(line, stem, script, scale=1 / 256):
     """The runner's JSON line for a case, or, where a tensor overflowed on
-    both sides (a recurrence over 512 chunks on randn * 0.5 inputs), the
-    line of a rerun with inputs randn * `scale`, saying so."""
+    both sides, the line of a rerun with inputs randn * `scale`, saying so.
+    The case that needs it: gdn's chunk_gated_delta_rule_bwd_dhu carries dh
+    through 512 chunks, dh <- dh * exp(g) + Q^T dO - W^T (K dh + dv); with
+    inputs of std s the W^T K term has norm about 373 s^2 (64 x 128
+    blocks), 93 at randn * 0.5 (both sides overflow), 0.006 at 1/256 (dh
+    grows about 18-fold over the chunks)."""
     row = json.loads(line)
     if not row.get("overflow") or row.get("agree"):
         return line

@@ -14,7 +14,8 @@ eager and autotuned factories, outputs poisoned on both sides so that
 unwritten elements are not compared, top-k up to ties, overflow rerun with
 smaller inputs). bench/prepare.sh (DIFF=1) copies these, diff_run.py and
 tilec_launch.py into bench/.out/diff; bench/device.sh runs it:
-python3 diff_tma.py --jobs 12   (--print shows the patched runner)
+python3 diff_tma.py --jobs 12 [--only STEM,...]   (--print shows the
+patched runner)
 """
 import os
 import sys
@@ -110,6 +111,13 @@ RANDN = """            x = (torch.randn(shape, device="cuda") * 0.5).to(dt)
 """
 RANDN_SCALED = """            x = (torch.randn(shape, device="cuda") * float(os.environ.get("DIFF_INPUT_SCALE", "0.5"))).to(dt)
 """
+# --only STEM,STEM: a subset of the cases (the overflow rerun included,
+# which --one STEM skips).
+CASES = """    cases = json.load(open(os.path.join(HERE, "cases.json")))
+"""
+CASES_ONLY = CASES + """    only = os.environ.get("DIFF_ONLY", "")
+    cases = [c for c in cases if not only or c["stem"] in only.split(",")]
+"""
 RESULT = """            return line[-1] if line else json.dumps("""
 RESULT_RERUN = """            import diff_tilelang
             return diff_tilelang.rerun_if_overflow(line[-1], c["stem"], __file__) if line else json.dumps("""
@@ -127,7 +135,8 @@ def patched(source):
     source = source[:start] + COMPARE + source[end + len(COMPARE_END):]
     for old, new in ((PLAIN, TMA), (SYMBOLS, SCALARS), (RANDOM_SYMBOLS, VALID_SYMBOLS),
                      (BEFORE_TILELANG, VALID_INDICES), (AUTOTUNE_SKIP, ""), (CLONES, POISON),
-                     (TL_CALL, TL_POISONED), (RANDN, RANDN_SCALED), (RESULT, RESULT_RERUN)):
+                     (TL_CALL, TL_POISONED), (RANDN, RANDN_SCALED), (RESULT, RESULT_RERUN),
+                     (CASES, CASES_ONLY)):
         if source.count(old) != 1:
             sys.exit(f"diff_tma.py: diff_run.py changed; update the replacement of {old.strip()[:60]!r}")
         source = source.replace(old, new)
@@ -139,5 +148,9 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--print"]:
         print(source)
         sys.exit(0)
+    if "--only" in sys.argv:
+        at = sys.argv.index("--only")
+        os.environ["DIFF_ONLY"] = sys.argv[at + 1]
+        del sys.argv[at:at + 2]
     namespace = {"__name__": "__main__", "__file__": os.path.abspath(__file__)}
     exec(compile(source, os.path.join(HERE, "diff_run.py"), "exec"), namespace)

@@ -417,7 +417,8 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
   // `bf16(float(q) * 0.0883883f)` (TileLang's CUDA: `(half_t)(((float)q) *
   // 9.016844e-02f)`), not a bf16 multiply by the literal rounded to bf16.
   // A comparison keeps the literal in q's type (TileLang's parser gives it
-  // the other side's dtype); so do T.max / T.min here.
+  // the other side's dtype). T.max / T.min keep it too: their result is
+  // exact either way, only a use of it in further arithmetic could tell.
   bool arith = op == BinaryOpLike::Add || op == BinaryOpLike::Sub ||
                op == BinaryOpLike::Mul || op == BinaryOpLike::Div;
   if (arith && type.isFloat() && type.bits() < 32 &&
