@@ -11,6 +11,17 @@ import json
 import sys
 
 
+def reason(key, text):
+    """Why a case has no verdict, in the words of the report."""
+    if key == "tilelang_error":
+        return "TileLang fails running it" if text.startswith("run:") else "TileLang rejects it"
+    if key == "tilec_error":
+        return "tilec's kernel fails"
+    if key == "error":
+        return "timeout" if "timeout" in text else "runner error"
+    return "skipped" if key == "skip" else key
+
+
 def main():
     rows = []
     for line in open(sys.argv[1]):
@@ -24,9 +35,10 @@ def main():
     for r in rows:
         if "agree" in r:
             continue
-        kind = next((k for k in ("skip", "tilelang_error", "tilec_error", "error") if k in r), "?")
+        key = next((k for k in ("skip", "tilelang_error", "tilec_error", "error") if k in r), "?")
+        kind = reason(key, str(r.get(key, "")))
         other[kind] += 1
-        notes[kind].append(f"{r['stem']}: {str(r.get(kind, ''))[:140]}")
+        notes[kind].append(f"{r['stem']}: {str(r.get(key, ''))[:140]}")
     print(f"differential test: {len(rows)} kernels, {len(agree)} agree, {len(differ)} differ, "
           + ", ".join(f"{n} {k}" for k, n in sorted(other.items())))
     if differ:
@@ -34,6 +46,11 @@ def main():
         print("|---|---|---|")
         for r in differ:
             print(f"| {r['stem']} | {r.get('worst_rel', 0):.3g} | {'; '.join(r.get('detail', []))} |")
+    noted = [r for r in agree if r.get("detail") or r.get("unwritten")]
+    if noted:
+        print("agree, with notes:")
+        for r in noted:
+            print(f"  {r['stem']}: {'; '.join(r.get('detail', []) + r.get('unwritten', []))[:300]}")
     for kind in sorted(notes):
         print(f"{kind}:")
         for n in notes[kind]:

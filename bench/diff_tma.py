@@ -8,9 +8,14 @@ except for its launcher, which encodes the maps the metadata lists
 (bench/tilec_launch.py, as bench/sxs_tma.py does for the side-by-side
 runner), for grids over scalar parameters, and for integer index inputs,
 which bench/diff_inputs.py makes valid (sorted cu_seqlens, consistent token
-tables, in-range block tables) instead of random. bench/prepare.sh (DIFF=1)
-copies it, diff_run.py and tilec_launch.py into bench/.out/diff;
-bench/device.sh runs it:  python3 diff_tma.py --jobs 12
+tables, in-range block tables) instead of random, and with the TileLang side
+and the comparison of bench/diff_tilelang.py (out_idx over every parameter,
+eager and autotuned factories, outputs poisoned on both sides so that
+unwritten elements are not compared, top-k up to ties, overflow rerun with
+smaller inputs). bench/prepare.sh (DIFF=1) copies these, diff_run.py and
+tilec_launch.py into bench/.out/diff; bench/device.sh runs it:
+python3 diff_tma.py --jobs 12 [--only STEM,...]   (--print shows the
+patched runner)
 """
 import os
 import sys
@@ -58,12 +63,94 @@ SCALARS = """        env = dict(sym)
         env.update({p["name"]: vals[i] for i, p in enumerate(fn["params"]) if p["kind"] == "scalar"})
 """
 
-if __name__ == "__main__":
-    source = open(os.path.join(HERE, "diff_run.py")).read()
-    for old in (PLAIN, SYMBOLS, RANDOM_SYMBOLS, BEFORE_TILELANG):
+# The TileLang side and the comparison (bench/diff_tilelang.py): out_idx
+# counted over every parameter, eager and autotuned factories run, both
+# sides' outputs start as one sentinel so that unwritten elements are not
+# compared, top-k indices compared up to ties, overflow flagged (and the
+# case rerun with smaller inputs, below).
+AUTOTUNE_SKIP = """    if "autotune" in src:
+        row["skip"] = "autotune factory"
+        return row
+"""
+LOAD_START = """        spec = importlib.util.spec_from_file_location("""
+LOAD_END = """        out_idx = [i % n for i in out_idx]
+"""
+LOAD = """        import diff_tilelang
+        k, out_idx, tl_notes = diff_tilelang.load(os.path.join(HERE, "tilelang", stem + ".py"), stem, case, fn,
+                                                  torch, tilelang)
+"""
+CLONES = """    tl_vals = [v.clone() if hasattr(v, "clone") else v for v in vals]
+"""
+POISON = CLONES + """    sentinels = {}
+    for j in out_idx:
+        diff_tilelang.poison(vals[tensor_pos[j]], torch)
+        sentinels[tensor_pos[j]] = diff_tilelang.sentinel_value(vals[tensor_pos[j]].dtype, torch)
+"""
+TL_CALL = """        res = k(*tens_in)
+"""
+TL_POISONED = """        res, tl_made = diff_tilelang.poisoned_call(k, tens_in, torch)
+"""
+COMPARE_START = """    worst, detail = 0.0, []
+"""
+COMPARE_END = """    row.update(worst_rel=worst, agree=worst <= 1e-2, detail=detail[:4])
+"""
+COMPARE = """    for j in out_idx:
+        if tl_out[j].data_ptr() not in tl_made:
+            tl_notes.append(f"{fn['params'][tensor_pos[j]]['name']}: TileLang's output not poisoned")
+            sentinels.pop(tensor_pos[j], None)
+    worst, detail, overflow, unwritten = diff_tilelang.compare(fn, vals, tl_out, tensor_pos, sentinels, torch)
+    row.update(worst_rel=worst, agree=worst <= 1e-2, detail=(tl_notes + detail)[:6])
+    if unwritten:
+        row["unwritten"] = unwritten
+    if overflow:
+        row["overflow"] = overflow
+"""
+# Inputs: the runner's randn * 0.5, or DIFF_INPUT_SCALE for the rerun of a
+# case whose outputs overflowed on both sides.
+RANDN = """            x = (torch.randn(shape, device="cuda") * 0.5).to(dt)
+"""
+RANDN_SCALED = """            x = (torch.randn(shape, device="cuda") * float(os.environ.get("DIFF_INPUT_SCALE", "0.5"))).to(dt)
+"""
+# --only STEM,STEM: a subset of the cases (the overflow rerun included,
+# which --one STEM skips).
+CASES = """    cases = json.load(open(os.path.join(HERE, "cases.json")))
+"""
+CASES_ONLY = CASES + """    only = os.environ.get("DIFF_ONLY", "")
+    cases = [c for c in cases if not only or c["stem"] in only.split(",")]
+"""
+RESULT = """            return line[-1] if line else json.dumps("""
+RESULT_RERUN = """            import diff_tilelang
+            return diff_tilelang.rerun_if_overflow(line[-1], c["stem"], __file__) if line else json.dumps("""
+
+
+def patched(source):
+    """diff_run.py's source with the replacements above."""
+    start, end = source.find(LOAD_START), source.find(LOAD_END)
+    if start < 0 or end < start:
+        sys.exit("diff_tma.py: diff_run.py changed; update LOAD_START / LOAD_END")
+    source = source[:start] + LOAD + source[end + len(LOAD_END):]
+    start, end = source.find(COMPARE_START), source.find(COMPARE_END)
+    if start < 0 or end < start:
+        sys.exit("diff_tma.py: diff_run.py changed; update COMPARE_START / COMPARE_END")
+    source = source[:start] + COMPARE + source[end + len(COMPARE_END):]
+    for old, new in ((PLAIN, TMA), (SYMBOLS, SCALARS), (RANDOM_SYMBOLS, VALID_SYMBOLS),
+                     (BEFORE_TILELANG, VALID_INDICES), (AUTOTUNE_SKIP, ""), (CLONES, POISON),
+                     (TL_CALL, TL_POISONED), (RANDN, RANDN_SCALED), (RESULT, RESULT_RERUN),
+                     (CASES, CASES_ONLY)):
         if source.count(old) != 1:
-            sys.exit("diff_tma.py: diff_run.py changed; update PLAIN / SYMBOLS / RANDOM_SYMBOLS / BEFORE_TILELANG")
-    source = (source.replace(PLAIN, TMA).replace(SYMBOLS, SCALARS)
-              .replace(RANDOM_SYMBOLS, VALID_SYMBOLS).replace(BEFORE_TILELANG, VALID_INDICES))
+            sys.exit(f"diff_tma.py: diff_run.py changed; update the replacement of {old.strip()[:60]!r}")
+        source = source.replace(old, new)
+    return source
+
+
+if __name__ == "__main__":
+    source = patched(open(os.path.join(HERE, "diff_run.py")).read())
+    if sys.argv[1:] == ["--print"]:
+        print(source)
+        sys.exit(0)
+    if "--only" in sys.argv:
+        at = sys.argv.index("--only")
+        os.environ["DIFF_ONLY"] = sys.argv[at + 1]
+        del sys.argv[at:at + 2]
     namespace = {"__name__": "__main__", "__file__": os.path.abspath(__file__)}
     exec(compile(source, os.path.join(HERE, "diff_run.py"), "exec"), namespace)

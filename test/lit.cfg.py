@@ -49,3 +49,10 @@ try:
         config.available_features.add("numpy")
 except OSError:
     pass
+# The shared side-by-side runner (../shared/sxs/diff_run.py), which
+# bench/diff_tma.py patches: where a checkout has it next to the project.
+for _d in (os.path.join(config.tilec_src_root, "..", "shared"), "/work/shared"):
+    if os.path.isfile(os.path.join(_d, "sxs", "diff_run.py")):
+        config.available_features.add("sxs")
+        config.substitutions.append(("%sxs", os.path.join(os.path.abspath(_d), "sxs")))
+        break

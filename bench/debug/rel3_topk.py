@@ -20,6 +20,18 @@ bf16-literal reference and fails against the old one with counts like the
 GPU's. `run` prints both references' counts for the GPU's results, so the
 table itself says which it is.
 
+rel5 (later): that conclusion had TileLang's rule backwards. TileLang's
+`+ - * /` make a Python float a float32 constant and promote bf16 to it
+(TVM's FloatImm("float32"); its CUDA for a half buffer times a scale is
+`(half_t)(((float)q) * 9.016844e-02f)`), so TileLang computes
+bf16(float(q) * 0.0883883f), the "fp32 literal" reference. The
+differential test showed it: TileLang's TopkIndices differed from tilec's
+by rel. 0.12 with ReduceSum agreeing, which is what the two rules give
+each other in this model (0.12-0.16 on the harness's shapes). tilec now
+computes as TileLang (test/Frontend/tilelang/bf16-scale-literal.tile);
+the fp32-literal reference is the one that must pass, and the
+bf16-literal one is what tilec did before.
+
 The check tolerates ties: per row (token t of its sequence, k = min(topk,
 t + 1)) the first k TopkIndices must be k distinct indices in [0, t],
 every chosen logit at least the k-th largest minus a tolerance and every
@@ -35,7 +47,7 @@ quantized to a few levels (many exact ties).
 `prepare` compiles the kernel from ../shared/conformance (or SHARED=...)
 into bench/.out/rel3_topk/ (PTX + metadata JSON); with OLD_TILEC also as
 topk_old, which `run` checks too and may FAIL. Exit 1 if the current build
-fails against the bf16-literal reference.
+fails against the fp32-literal (TileLang) reference.
 """
 import json
 import os
@@ -58,10 +70,11 @@ def bf16(x):
     return b.astype(np.uint32).view(np.float32)
 
 
-def scaled_q(q, literal_bf16=True):
-    """The kernel's `index_q_shared * sm_scale` in bf16. A bf16 x bf16
-    product is exact in fp32, so bf16(q * bf16(scale)) is the one rounding
-    of a bf16 multiply; literal_bf16=False is the old reference."""
+def scaled_q(q, literal_bf16=False):
+    """The kernel's `index_q_shared * sm_scale`, stored in bf16: TileLang's
+    (and tilec's) bf16(float(q) * float32(scale)); literal_bf16=True is
+    the rule tilec had before rel5, bf16(q * bf16(scale)) (a bf16 x bf16
+    product is exact in fp32, so that is one rounding too)."""
     scale = np.float32(D ** -0.5)
     if literal_bf16:
         scale = bf16(np.array([scale]))[0]
@@ -75,7 +88,7 @@ def row_logits(qs, w, k, off, tok, r, dtype=np.float64):
     return t, bos, (np.maximum(kk @ qs[bos + t].astype(dtype).T, 0) * w[bos + t].astype(dtype)).sum(-1)
 
 
-def verify(q, w, k, off, tok, ti, rs, literal_bf16=True):
+def verify(q, w, k, off, tok, ti, rs, literal_bf16=False):
     """Counts of rows whose TopkIndices / ReduceSum are wrong against the
     float64 reference (numpy arrays; q, w, k hold bf16 values as float32)."""
     qs = scaled_q(q, literal_bf16)
@@ -178,7 +191,7 @@ def row(name, kind, ref, c):
           f"{c['bad_tail']} | {c['rs_err']:.2e} | {'PASS' if c['ok'] else 'FAIL'} | {note} |", flush=True)
 
 
-REFS = (("bf16 literal", True), ("fp32 literal (old check)", False))
+REFS = (("fp32 literal (TileLang)", False), ("bf16 literal (tilec before rel5)", True))
 
 
 def selftest(lens):
@@ -191,7 +204,7 @@ def selftest(lens):
         for ref, lit in REFS:
             c = verify(*data, ti, rs, lit)
             row("model", kind, ref, c)
-            ok &= c["ok"] or not lit
+            ok &= c["ok"] or lit
     return 0 if ok else 1
 
 
@@ -257,7 +270,7 @@ def run():
             for ref, lit in REFS:
                 c = verify(q, w, k, off, tok, ti, rs, lit)
                 row(name, kind, ref, c)
-                ok &= c["ok"] or not lit or name == "topk_old"
+                ok &= c["ok"] or lit or name == "topk_old"
     return 0 if ok else 1
 
 

@@ -411,6 +411,19 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
   // An int runtime operand meeting a float literal computes in float32.
   if (!type.isFloat() && ((l.is(Value::Float)) || r.is(Value::Float)))
     type = DType::Float32;
+  // So does a narrower float in arithmetic: TileLang's `+ - * /` make a
+  // Python float a float32 constant (TVM's FloatImm("float32")) and promote
+  // float16 / bfloat16 / float8 to it, so `q * 0.0883883` with q in bf16 is
+  // `bf16(float(q) * 0.0883883f)` (TileLang's CUDA: `(half_t)(((float)q) *
+  // 9.016844e-02f)`), not a bf16 multiply by the literal rounded to bf16.
+  // A comparison keeps the literal in q's type (TileLang's parser gives it
+  // the other side's dtype). T.max / T.min keep it too: their result is
+  // exact either way, only a use of it in further arithmetic could tell.
+  bool arith = op == BinaryOpLike::Add || op == BinaryOpLike::Sub ||
+               op == BinaryOpLike::Mul || op == BinaryOpLike::Div;
+  if (arith && type.isFloat() && type.bits() < 32 &&
+      (l.is(Value::Float) || r.is(Value::Float)))
+    type = DType::Float32;
   bool useIndex = !type.isFloat() && (lIndex || rIndex) &&
                   (!lt || lIndex || !lt->isBool()) &&
                   (!rt || rIndex || !rt->isBool());
