@@ -312,6 +312,10 @@ private:
     });
     if (walk.wasInterrupted())
       return failure();
+    for (const Access &access : state.accesses)
+      for (auto [d, index] : llvm::enumerate(access.indices))
+        if (isRuntimeIndex(index, loop))
+          runtimeIndexed.try_emplace(access.buffer, int(d));
     if (Attribute attr = loop.getLoopLayoutAttr()) {
       state.pinned = true;
       if (std::optional<int64_t> vec = stridedVec(attr)) {
@@ -392,7 +396,7 @@ private:
         vec = int64_t(*width);
       std::string error;
       std::optional<LinearLayout> linear =
-          makeBlocked(type.getShape(), vec, threadsFor(frag), warpSize, error);
+          blockedFor(frag, type.getShape(), vec, threadsFor(frag), error);
       if (!linear)
         return copy.emitError()
                << "cannot lay out fragment `" << name(frag) << "`: " << error;
@@ -401,6 +405,18 @@ private:
       return true;
     }
     return false;
+  }
+
+  /// The blocked layout tilec chooses for fragment `frag` on its own, with
+  /// a dimension some loop indexes at run time in registers.
+  std::optional<LinearLayout> blockedFor(Value frag, ArrayRef<int64_t> shape,
+                                         int64_t vec, int64_t owners,
+                                         std::string &error) {
+    auto it = runtimeIndexed.find(frag);
+    if (it != runtimeIndexed.end())
+      return makeRowsInRegisters(shape, it->second, /*vec=*/1, owners,
+                                 warpSize, error);
+    return makeBlocked(shape, vec, owners, warpSize, error);
   }
 
   LogicalResult checkPowerOfTwo(Value frag, Operation *where) {
@@ -599,8 +615,22 @@ private:
       int64_t loopThreads = threadsOf(loop.op, threads);
       int64_t vec = chooseVec(widestElement(loop), extents, loopThreads);
       std::string error;
-      std::optional<LinearLayout> linear =
-          makeBlocked(extents, vec, loopThreads, warpSize, error);
+      std::optional<LinearLayout> linear;
+      // A fragment the loop indexes with its variables in order, which
+      // another loop indexes at run time along a dimension: that loop
+      // dimension in registers.
+      for (const Access &access : loop.accesses) {
+        auto it = runtimeIndexed.find(access.buffer);
+        std::optional<SmallVector<int>> dims = ivDims(access, loop.op);
+        if (it == runtimeIndexed.end() || !dims ||
+            dims->size() != extents.size())
+          continue;
+        linear = makeRowsInRegisters(extents, (*dims)[it->second],
+                                     /*vec=*/1, loopThreads, warpSize, error);
+        break;
+      }
+      if (!linear && error.empty())
+        linear = makeBlocked(extents, vec, loopThreads, warpSize, error);
       std::optional<Layout> layout;
       if (linear)
         layout = Layout::get(*linear, extents, error);
@@ -620,8 +650,8 @@ private:
       int64_t vec =
           chooseVec(elementBytes(type), type.getShape(), threadsFor(buffer));
       std::string error;
-      std::optional<LinearLayout> linear = makeBlocked(
-          type.getShape(), vec, threadsFor(buffer), warpSize, error);
+      std::optional<LinearLayout> linear =
+          blockedFor(buffer, type.getShape(), vec, threadsFor(buffer), error);
       if (!linear)
         return frag.alloc.emitError()
                << "cannot lay out fragment `" << name(buffer) << "`: " << error;
@@ -888,8 +918,8 @@ private:
           return true;
         fixed[entry.first] = entry.second[pos[i]];
       }
-      if (!resolveRegisters(*loop.layout, loop.op.getInductionVars(),
-                            access.indices, frag, why, &fixed))
+      if (!resolveAccess(*loop.layout, loop.op, access.indices, frag, why,
+                         &fixed))
         return false;
       size_t i = 0;
       for (; i < pos.size(); ++i) {
@@ -962,6 +992,11 @@ private:
   llvm::MapVector<Value, FragState> frags;
   std::vector<LoopState> loops;
   DenseMap<Operation *, size_t> loopIndex;
+  /// Fragments some T.Parallel loop indexes at a run-time value (FlashDecoding's
+  /// `lse_local[k, j]` in a serial loop over k): the layouts tilec chooses
+  /// for them on its own keep that dimension in each thread's registers
+  /// (makeRowsInRegisters), where TileLang's loop partition puts it too.
+  DenseMap<Value, int> runtimeIndexed; // -> the run-time indexed dim
   /// Copies, reductions and loops in program order.
   SmallVector<Operation *> order;
 };

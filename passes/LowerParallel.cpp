@@ -35,20 +35,43 @@ namespace {
 struct RegisterAccess {
   Operation *op;
   const Fragment *frag;
-  /// The fragment register for each loop register.
-  SmallVector<int64_t> registers;
+  /// The fragment register for each loop register (plus a run-time part).
+  ResolvedAccess registers;
 };
 
-/// Replaces a cloned fragment load/store by a register access.
+/// Replaces a cloned fragment load/store by a register access: register
+/// `k`, plus `stride * runtime` (the clone's value of it) if it has one.
 void redirect(KernelLowering &kernel, Operation *clone, const Fragment &frag,
-              int64_t k) {
+              int64_t k, const ResolvedAccess &access,
+              const IRMapping &mapping) {
   OpBuilder b(clone);
+  Location loc = clone->getLoc();
+  if (access.runtime) {
+    Value index = mapping.lookupOrDefault(access.runtime);
+    if (!index.getType().isIndex())
+      index = arith::IndexCastOp::create(b, loc, b.getIndexType(), index);
+    Value reg = arith::AddIOp::create(
+        b, loc, constIndex(b, loc, k),
+        arith::MulIOp::create(b, loc, index,
+                              constIndex(b, loc, access.stride)));
+    if (auto load = dyn_cast<memref::LoadOp>(clone)) {
+      load.getResult().replaceAllUsesWith(
+          memref::LoadOp::create(b, loc, frag.registers, ValueRange{reg}));
+    } else {
+      auto store = cast<memref::StoreOp>(clone);
+      memref::StoreOp::create(
+          b, loc, castScalar(b, loc, store.getValueToStore(), frag.elementType),
+          frag.registers, ValueRange{reg});
+    }
+    clone->erase();
+    return;
+  }
   if (auto load = dyn_cast<memref::LoadOp>(clone)) {
     load.getResult().replaceAllUsesWith(
-        kernel.loadRegister(b, load.getLoc(), frag, k));
+        kernel.loadRegister(b, loc, frag, k));
   } else {
     auto store = cast<memref::StoreOp>(clone);
-    kernel.storeRegister(b, store.getLoc(), frag, k, store.getValueToStore());
+    kernel.storeRegister(b, loc, frag, k, store.getValueToStore());
   }
   clone->erase();
 }
@@ -88,8 +111,8 @@ LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
     if (!frag)
       return WalkResult::advance();
     std::string why;
-    std::optional<SmallVector<int64_t>> registers =
-        resolveRegisters(layout, ivs, indices, frag->layout, why);
+    std::optional<ResolvedAccess> registers =
+        resolveAccess(layout, loop, indices, frag->layout, why);
     if (!registers) {
       op->emitError() << "fragment `" << frag->name
                       << "` is not laid out like this T.Parallel loop: " << why;
@@ -135,7 +158,7 @@ LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
       b.clone(op, mapping);
     for (const RegisterAccess &access : accesses)
       redirect(kernel, mapping.lookup(access.op), *access.frag,
-               access.registers[r]);
+               access.registers.base[r], access.registers, mapping);
     for (Operation *effect : effects) {
       Operation *clone = mapping.lookup(effect);
       OpBuilder gb(clone);

@@ -11,6 +11,7 @@
 
 #include "tilec/Layout/AffineLayout.h"
 #include "tilec/Layout/BlockedLayout.h"
+#include "tilec/Layout/PaddedLayout.h"
 
 #include "tilec/Dialect/TileOps.h"
 
@@ -92,15 +93,11 @@ std::optional<LinearLayout> simt::layoutFromAttr(Attribute attr,
     }
     ins.push_back(std::move(in));
   }
+  // A dimension that is not a power of two is laid out over its padded
+  // extent (PaddedLayout.h); Layout::get drops the registers past it.
   SmallVector<LinearLayout::NamedSize> outs;
-  for (auto [d, extent] : llvm::enumerate(shape)) {
-    if (!isPowerOfTwo(extent)) {
-      error = "fragment layouts need power-of-two extents, got " +
-              std::to_string(extent);
-      return std::nullopt;
-    }
+  for (auto [d, extent] : llvm::enumerate(paddedShape(shape)))
     outs.push_back({tensorDimName(d), int32_t(extent)});
-  }
   llvm::Expected<LinearLayout> layout =
       LinearLayout::create(std::move(ins), outs);
   if (!layout) {
@@ -139,10 +136,11 @@ std::optional<Layout> Layout::get(const LinearLayout &linear,
   Layout result;
   result.lin = linear;
   result.tileShape.assign(shape.begin(), shape.end());
+  result.flatShape = paddedShape(shape);
   size_t rank = shape.size();
   for (int64_t extent : shape)
-    if (!isPowerOfTwo(extent)) {
-      error = "fragment layouts need power-of-two extents, got " +
+    if (extent < 1) {
+      error = "fragment layouts need positive extents, got " +
               std::to_string(extent);
       return std::nullopt;
     }
@@ -153,7 +151,7 @@ std::optional<Layout> Layout::get(const LinearLayout &linear,
     for (size_t d = 0; d < rank; ++d)
       if (out.name == tensorDimName(d))
         found = int(d);
-    if (found < 0 || (int64_t(1) << out.log2Size) != shape[found]) {
+    if (found < 0 || (int64_t(1) << out.log2Size) != result.flatShape[found]) {
       error = "layout output `" + out.name + "` of size " +
               std::to_string(int64_t(1) << out.log2Size) +
               " does not match a tile of shape " + formatCoord(shape);
@@ -219,6 +217,19 @@ std::optional<Layout> Layout::get(const LinearLayout &linear,
   };
   result.regFlats = table(regBases);
   result.threadFlats = table(result.threadBasisCoords);
+  if (result.flatShape != result.tileShape) {
+    // Registers past a non-power-of-two extent hold nothing: keep the
+    // others, in order (the same ones on every thread, checked).
+    llvm::Expected<std::vector<int32_t>> kept = registersWithin(linear, shape);
+    if (!kept) {
+      error = llvm::toString(kept.takeError());
+      return std::nullopt;
+    }
+    std::vector<uint64_t> flats;
+    for (int32_t r : *kept)
+      flats.push_back(result.regFlats[r]);
+    result.regFlats = std::move(flats);
+  }
   for (auto [r, flat] : llvm::enumerate(result.regFlats))
     result.regOfFlat.try_emplace(flat, int64_t(r));
   return result;
@@ -233,7 +244,7 @@ int64_t Layout::numElements() const {
 
 uint64_t Layout::flatten(ArrayRef<int64_t> coord) const {
   uint64_t flat = 0;
-  for (auto [extent, c] : llvm::zip(tileShape, coord))
+  for (auto [extent, c] : llvm::zip(flatShape, coord))
     flat = flat * uint64_t(extent) + uint64_t(c);
   return flat;
 }
@@ -241,8 +252,8 @@ uint64_t Layout::flatten(ArrayRef<int64_t> coord) const {
 SmallVector<int64_t> Layout::unflatten(uint64_t flat) const {
   SmallVector<int64_t> coord(tileShape.size());
   for (size_t d = tileShape.size(); d-- > 0;) {
-    coord[d] = int64_t(flat % uint64_t(tileShape[d]));
-    flat /= uint64_t(tileShape[d]);
+    coord[d] = int64_t(flat % uint64_t(flatShape[d]));
+    flat /= uint64_t(flatShape[d]);
   }
   return coord;
 }
@@ -360,9 +371,10 @@ std::optional<LinearLayout> simt::selectDims(const Layout &layout,
       result.push_back(d < 0 ? 0 : int32_t(coord[d]));
     return result;
   };
+  SmallVector<int64_t> padded = paddedShape(newShape);
   auto flatOf = [&](const LinearLayout::Basis &basis) {
     uint64_t flat = 0;
-    for (auto [extent, c] : llvm::zip(newShape, basis))
+    for (auto [extent, c] : llvm::zip(padded, basis))
       flat = flat * uint64_t(extent) + uint64_t(c);
     return flat;
   };
@@ -392,7 +404,7 @@ std::optional<LinearLayout> simt::selectDims(const Layout &layout,
     ins.push_back(std::move(in));
   }
   SmallVector<LinearLayout::NamedSize> outs;
-  for (auto [d, extent] : llvm::enumerate(newShape))
+  for (auto [d, extent] : llvm::enumerate(padded))
     outs.push_back({tensorDimName(d), int32_t(extent)});
   llvm::Expected<LinearLayout> result =
       LinearLayout::create(std::move(ins), outs);

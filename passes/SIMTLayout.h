@@ -8,10 +8,12 @@
 // check, iteration by iteration, that a thread holds every fragment element
 // its loop iterations touch.
 //
-// Coordinates are flattened row-major (last dimension least significant).
-// All extents are powers of two, so a flat index is the concatenation of
-// the coordinates' bits and XOR acts dimension by dimension: the element of
-// register r of thread t is regFlat(r) ^ threadFlat(t).
+// Coordinates are flattened row-major (last dimension least significant)
+// over the padded shape (every extent rounded up to a power of two,
+// PaddedLayout.h), so a flat index is the concatenation of the
+// coordinates' bits and XOR acts dimension by dimension: the element of
+// register r of thread t is regFlat(r) ^ threadFlat(t). A tile with an
+// extent that is not a power of two keeps only the registers inside it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_PASSES_SIMTLAYOUT_H
@@ -126,6 +128,9 @@ public:
 private:
   LinearLayout lin;
   llvm::SmallVector<int64_t> tileShape;
+  /// tileShape with every extent rounded up to a power of two: what flat
+  /// indices are taken over.
+  llvm::SmallVector<int64_t> flatShape;
   int64_t lanes = 1, warps = 1;
   std::vector<uint64_t> regFlats, threadFlats;
   llvm::DenseMap<uint64_t, int64_t> regOfFlat; // thread-0 element -> reg
@@ -174,6 +179,42 @@ std::optional<llvm::SmallVector<int64_t>>
 resolveRegisters(const Layout &loop, mlir::ValueRange ivs,
                  mlir::ValueRange indices, const Layout &frag, std::string &why,
                  const llvm::DenseMap<mlir::Value, int64_t> *fixed = nullptr);
+
+/// A fragment access of a T.Parallel loop resolved per loop register:
+/// register `base[r]`, plus `stride * runtime` where one index is a value
+/// the loop's iterations do not change (TileLang's `frag[k, j]` with `k`
+/// a serial loop's variable outside the T.Parallel): the register array is
+/// then indexed at run time, as TileLang indexes its local array.
+struct ResolvedAccess {
+  llvm::SmallVector<int64_t> base;
+  mlir::Value runtime; // null: every register a constant
+  int64_t stride = 0;
+};
+
+/// Whether a fragment index inside the T.Parallel loop `loop` is a
+/// run-time value: neither a constant nor computed from the variables of
+/// the loop or of loops inside it.
+bool isRuntimeIndex(mlir::Value index, mlir::Operation *loop);
+
+/// A blocked layout (makeBlocked) of `shape` without dimension `dim`,
+/// with dimension `dim` in each thread's registers on top: every thread
+/// holds a whole run along `dim`, so an index along it known only at run
+/// time is a register index (resolveAccess).
+std::optional<LinearLayout> makeRowsInRegisters(llvm::ArrayRef<int64_t> shape,
+                                                int dim, int64_t vec,
+                                                int64_t threads,
+                                                int64_t warpSize,
+                                                std::string &error);
+
+/// resolveRegisters, and where exactly one index is neither a constant nor
+/// computed from the induction variables and `fixed` values, that index
+/// taken at each of its in-bounds values: the registers must then be
+/// evenly spaced along it (the same stride for every loop register),
+/// else nullopt with a message in `why`.
+std::optional<ResolvedAccess>
+resolveAccess(const Layout &loop, mlir::Operation *loopOp,
+              mlir::ValueRange indices, const Layout &frag, std::string &why,
+              const llvm::DenseMap<mlir::Value, int64_t> *fixed = nullptr);
 
 /// For a reduction (or any projection) from `src` into `dst`, where dst
 /// dimension d is src dimension `dims[d]` (-1: a unit dimension): the dst

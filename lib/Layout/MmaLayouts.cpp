@@ -9,6 +9,8 @@
 
 #include "tilec/Layout/MmaLayouts.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <cmath>
 #include <limits>
 
@@ -39,16 +41,22 @@ InDim quadLanes(int colDim) {
            along(rowDim, 2), along(rowDim, 4)}};
 }
 
-Error checkBlock(StringRef what, int64_t extent, int64_t unit) {
-  if (!isPowerOfTwo(extent) || !isPowerOfTwo(unit) || extent % unit != 0)
+/// The extent a layout of a tile dimension of `extent` covers: `extent`
+/// itself when it is a power of two, else the next power of two (a tile
+/// of 192 is laid out as 256, PaddedLayout.h). Either way a whole number
+/// of `unit`s (the instruction times the warps along it), so that only
+/// register repeats reach past the extent.
+Expected<int64_t> paddedBlock(StringRef what, int64_t extent, int64_t unit) {
+  if (extent < 1 || !isPowerOfTwo(unit) || extent % unit != 0)
     return makeLayoutError(Twine(what) + " of " + Twine(extent) +
-                           " is not a power-of-two multiple of " + Twine(unit));
-  return Error::success();
+                           " is not a multiple of " + Twine(unit));
+  return int64_t(PowerOf2Ceil(uint64_t(extent)));
 }
 
 /// atom * warps * repeats over a blockM x blockN tile. Warp bits run over
 /// warpsM (dim0) then warpsN (dim1); a warp dimension that does not own
-/// distinct data (ownM/ownN false) is broadcast.
+/// distinct data (ownM/ownN false) is broadcast. A dimension that is not
+/// a power of two is laid out over its padded extent.
 Expected<LinearLayout> tileOverBlock(const LinearLayout &atom, int64_t blockM,
                                      int64_t blockN, int64_t warpsM,
                                      int64_t warpsN, bool ownM, bool ownN) {
@@ -59,10 +67,14 @@ Expected<LinearLayout> tileOverBlock(const LinearLayout &atom, int64_t blockM,
   int64_t atomN = atom.getOutDimSize("dim1");
   int64_t spanM = atomM * (ownM ? warpsM : 1);
   int64_t spanN = atomN * (ownN ? warpsN : 1);
-  if (Error err = checkBlock("tile dimension 0", blockM, spanM))
-    return std::move(err);
-  if (Error err = checkBlock("tile dimension 1", blockN, spanN))
-    return std::move(err);
+  Expected<int64_t> paddedM = paddedBlock("tile dimension 0", blockM, spanM);
+  if (!paddedM)
+    return paddedM.takeError();
+  Expected<int64_t> paddedN = paddedBlock("tile dimension 1", blockN, spanN);
+  if (!paddedN)
+    return paddedN.takeError();
+  blockM = *paddedM;
+  blockN = *paddedN;
 
   InDim warp{"warp", {}};
   for (int bit = 0; bit < log2Exact(warpsM); ++bit)

@@ -1,0 +1,190 @@
+//===- RuntimeRegisters.cpp - Fragment indices known only at run time -----===//
+//
+// TileLang lowers a fragment to a per-thread local array, so an index
+// computed at run time (FlashDecoding's combine reads `lse_local[k, j]`
+// inside `for k in T.serial(num_split)`) is an array index. tilec's
+// registers are an array too: where the registers an access reaches are
+// evenly spaced along one run-time index, the access is register
+// `base + stride * index`. The check enumerates every in-bounds value of
+// that index (an out-of-bounds one is undefined in TileLang as well).
+//
+//===----------------------------------------------------------------------===//
+
+#include "SIMTLayout.h"
+
+#include "tilec/Layout/AffineLayout.h"
+
+#include "tilec/Dialect/TileOps.h"
+
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::simt;
+
+namespace {
+/// Whether `value` is computed from `roots` (through ops of any kind).
+bool dependsOn(Value value, const DenseSet<Value> &roots) {
+  SmallVector<Value> work{value};
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second)
+      continue;
+    if (roots.contains(v))
+      return true;
+    if (Operation *def = v.getDefiningOp())
+      llvm::append_range(work, def->getOperands());
+  }
+  return false;
+}
+} // namespace
+
+/// The loop's induction variables and those of the loops inside it: an
+/// index computed from an inner loop's variable changes within the
+/// T.Parallel body (resolveRegisters' `fixed` values cover the unrolled
+/// ones; a serial inner loop's stays an error).
+static DenseSet<Value> loopVariables(Operation *loop) {
+  DenseSet<Value> roots;
+  loop->walk([&](Block *block) {
+    for (BlockArgument arg : block->getArguments())
+      roots.insert(arg);
+  });
+  return roots;
+}
+
+bool simt::isRuntimeIndex(Value index, Operation *loop) {
+  DenseSet<Value> roots = loopVariables(loop);
+  DenseMap<Value, int64_t> env;
+  for (Value root : roots)
+    env[root] = 0;
+  return !evalIndex(index, env) && !dependsOn(index, roots);
+}
+
+std::optional<ResolvedAccess>
+simt::resolveAccess(const Layout &loop, Operation *loopOp, ValueRange indices,
+                    const Layout &frag, std::string &why,
+                    const DenseMap<Value, int64_t> *fixed) {
+  ValueRange ivs = cast<tile::ParallelOp>(loopOp).getInductionVars();
+  // The one index that is not an expression of the loop's variables.
+  int runtimeDim = -1;
+  for (auto [d, index] : llvm::enumerate(indices)) {
+    if (!isRuntimeIndex(index, loopOp))
+      continue;
+    if (runtimeDim >= 0) {
+      why = "its indices #" + std::to_string(runtimeDim) + " and #" +
+            std::to_string(d) +
+            " are both run-time values (a fragment access may index one "
+            "dimension at run time)";
+      return std::nullopt;
+    }
+    runtimeDim = int(d);
+  }
+  ResolvedAccess result;
+  if (runtimeDim < 0) {
+    std::optional<SmallVector<int64_t>> regs =
+        resolveRegisters(loop, ivs, indices, frag, why, fixed);
+    if (!regs)
+      return std::nullopt;
+    result.base = std::move(*regs);
+    return result;
+  }
+  Value runtime = indices[runtimeDim];
+  if (!runtime.getType().isIntOrIndex()) {
+    why = "its index #" + std::to_string(runtimeDim) + " is not an integer";
+    return std::nullopt;
+  }
+  DenseMap<Value, int64_t> bound;
+  if (fixed)
+    bound = *fixed;
+  SmallVector<SmallVector<int64_t>> byValue;
+  for (int64_t v = 0; v < frag.shape()[runtimeDim]; ++v) {
+    bound[runtime] = v;
+    std::optional<SmallVector<int64_t>> regs =
+        resolveRegisters(loop, ivs, indices, frag, why, &bound);
+    if (!regs) {
+      why = "at run-time index #" + std::to_string(runtimeDim) + " = " +
+            std::to_string(v) + ", " + why;
+      return std::nullopt;
+    }
+    byValue.push_back(std::move(*regs));
+  }
+  result.base = byValue.front();
+  result.runtime = runtime;
+  result.stride = byValue.size() > 1 ? byValue[1][0] - byValue[0][0] : 0;
+  for (auto [v, regs] : llvm::enumerate(byValue))
+    for (auto [r, reg] : llvm::enumerate(regs))
+      if (reg != result.base[r] + int64_t(v) * result.stride) {
+        why = "its run-time index #" + std::to_string(runtimeDim) +
+              " does not select evenly spaced registers (value " +
+              std::to_string(v) + " of loop register " + std::to_string(r) +
+              " is register " + std::to_string(reg) +
+              "); lay the fragment out with that dimension in registers";
+        return std::nullopt;
+      }
+  return result;
+}
+
+std::optional<LinearLayout>
+simt::makeRowsInRegisters(ArrayRef<int64_t> shape, int dim, int64_t vec,
+                          int64_t threads, int64_t warpSize,
+                          std::string &error) {
+  if (dim < 0 || dim >= int(shape.size()) || !isPowerOfTwo(shape[dim])) {
+    error = "the run-time indexed dimension needs a power-of-two extent";
+    return std::nullopt;
+  }
+  SmallVector<int64_t> rest;
+  for (auto [d, extent] : llvm::enumerate(shape))
+    if (int(d) != dim)
+      rest.push_back(extent);
+  if (rest.empty())
+    rest.push_back(1);
+  std::optional<LinearLayout> inner =
+      makeBlocked(rest, vec, threads, warpSize, error);
+  if (!inner)
+    return std::nullopt;
+  // The inner layout's bases, in tile order, with `dim` inserted as 0.
+  SmallVector<int> posOf(rest.size(), -1);
+  for (auto [pos, out] : llvm::enumerate(inner->getOutDims()))
+    for (size_t d = 0; d < rest.size(); ++d)
+      if (out.name == tensorDimName(d))
+        posOf[d] = int(pos);
+  auto widen = [&](const LinearLayout::Basis &basis) {
+    LinearLayout::Basis full;
+    size_t r = 0;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (int(d) == dim) {
+        full.push_back(0);
+        continue;
+      }
+      full.push_back(shape.size() == 1 || posOf[r] < 0 ? 0 : basis[posOf[r]]);
+      ++r;
+    }
+    return full;
+  };
+  std::vector<LinearLayout::InDim> ins;
+  for (StringRef name : {kRegister, kLane, kWarp}) {
+    LinearLayout::InDim in{name.str(), {}};
+    for (const LinearLayout::InDim &old : inner->getInDims())
+      if (old.name == name)
+        for (const LinearLayout::Basis &basis : old.bases)
+          in.bases.push_back(widen(basis));
+    if (name == kRegister)
+      for (int64_t bit = 1; bit < shape[dim]; bit <<= 1) {
+        LinearLayout::Basis basis(shape.size(), 0);
+        basis[dim] = int32_t(bit);
+        in.bases.push_back(basis);
+      }
+    ins.push_back(std::move(in));
+  }
+  SmallVector<LinearLayout::NamedSize> outs;
+  for (auto [d, extent] : llvm::enumerate(shape))
+    outs.push_back({tensorDimName(d), int32_t(extent)});
+  llvm::Expected<LinearLayout> result =
+      LinearLayout::create(std::move(ins), outs);
+  if (!result) {
+    error = llvm::toString(result.takeError());
+    return std::nullopt;
+  }
+  return *result;
+}
