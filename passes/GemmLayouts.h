@@ -114,6 +114,11 @@ int64_t reductionScratchBytes(tile::KernelOp kernel);
 /// `tile.storage_group` and start at one offset (tile-plan-shared).
 inline constexpr llvm::StringLiteral kStorageGroupAttr = "tile.storage_group";
 
+/// The bytes of one copy of a static shared buffer.
+int64_t sharedBytes(tile::AllocOp alloc);
+/// Whether `alloc` is a shared buffer of static shape.
+bool isStaticShared(tile::AllocOp alloc);
+
 /// The bytes of `kernel`'s static shared buffers, each `copiesOf(alloc)`
 /// times (its ring stages), the members of a storage group counted once,
 /// at the largest; without the reductions' scratch.

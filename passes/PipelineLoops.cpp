@@ -652,6 +652,13 @@ private:
                      : j;
   }
 
+  /// The ring slot of the use before iteration j's, (use(j) + S - 1) % S.
+  Value slotBefore(OpBuilder &b, Value j) {
+    return arith::RemUIOp::create(
+        b, loc, arith::AddIOp::create(b, loc, useOf(b, j), cst(b, stages - 1)),
+        cst(b, stages));
+  }
+
   /// The phase parity of a slot's barrier at use `k` of the ring (each
   /// slot completes one phase per pass over the ring).
   Value parityOf(OpBuilder &b, Value k) {
@@ -834,12 +841,6 @@ private:
     };
 
     if (tile::GemmOp single = singleGemm(); single && readers.size() == 1) {
-      auto slotBefore = [&](OpBuilder &ob, Value j) -> Value {
-        return arith::RemUIOp::create(
-            ob, loc,
-            arith::AddIOp::create(ob, loc, useOf(ob, j), cst(ob, stages - 1)),
-            cst(ob, stages));
-      };
       if (failed(inFlightWgmmaLoop(
               b, single, n,
               [&](OpBuilder &ib, Value j, Value stage) {
@@ -983,13 +984,6 @@ private:
     Value j = steady.getInductionVar();
     Value stage =
         arith::RemUIOp::create(ib, loc, useOf(ib, j), cst(ib, stages));
-    // The slot of use u - 1, (u + S - 1) % S.
-    auto slotBefore = [&](OpBuilder &ob, Value k) -> Value {
-      return arith::RemUIOp::create(
-          ob, loc,
-          arith::AddIOp::create(ob, loc, useOf(ob, k), cst(ob, stages - 1)),
-          cst(ob, stages));
-    };
     auto atLeastOne = [&](OpBuilder &ob, Value k) -> Value {
       return arith::CmpIOp::create(ob, loc, arith::CmpIPredicate::uge, k,
                                    cst(ob, 1));

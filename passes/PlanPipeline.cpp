@@ -47,17 +47,6 @@ bool planned(tile::PipelinedOp loop) {
                       [](Operation &op) { return op.hasAttr(kStage); });
 }
 
-int64_t bytesOf(tile::AllocOp alloc) {
-  auto type = cast<MemRefType>(alloc.getType());
-  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
-}
-
-bool isStaticShared(tile::AllocOp alloc) {
-  auto type = cast<MemRefType>(alloc.getType());
-  return tile::getMemorySpace(type) == tile::MemorySpace::shared &&
-         type.hasStaticShape();
-}
-
 /// Warnings raised while planning, held back until it is known whether the
 /// loop keeps a pipeline after all; errors go through.
 struct HeldWarnings {
@@ -152,14 +141,14 @@ FailureOr<bool> degrade(tile::PipelinedOp loop, int64_t maxShared) {
   for (auto [i, alloc] : llvm::enumerate(rings))
     position[alloc] = i;
   llvm::sort(kept, [&](tile::AllocOp a, tile::AllocOp b) {
-    if (bytesOf(a) != bytesOf(b))
-      return bytesOf(a) > bytesOf(b);
+    if (gemm::sharedBytes(a) != gemm::sharedBytes(b))
+      return gemm::sharedBytes(a) > gemm::sharedBytes(b);
     return position[a] > position[b];
   });
   auto keptBytes = [&] {
     int64_t sum = 0;
     for (tile::AllocOp alloc : kept)
-      sum += bytesOf(alloc);
+      sum += gemm::sharedBytes(alloc);
     return sum;
   };
   while (!kept.empty() && base + keptBytes() > maxShared) {
@@ -236,7 +225,7 @@ FailureOr<bool> degrade(tile::PipelinedOp loop, int64_t maxShared) {
     loop.setNumStages(fits);
   int64_t all = keptBytes();
   for (tile::AllocOp alloc : dropped)
-    all += bytesOf(alloc);
+    all += gemm::sharedBytes(alloc);
   InFlightDiagnostic diag =
       loop.emitWarning()
       << "T.Pipelined: 2 stages of the operand buffers (" << all

@@ -49,16 +49,8 @@ using namespace tilec;
 
 namespace {
 
-int64_t bytesOf(tile::AllocOp alloc) {
-  auto type = cast<MemRefType>(alloc.getType());
-  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
-}
-
-bool isStaticShared(tile::AllocOp alloc) {
-  auto type = cast<MemRefType>(alloc.getType());
-  return tile::getMemorySpace(type) == tile::MemorySpace::shared &&
-         type.hasStaticShape();
-}
+using gemm::isStaticShared;
+using gemm::sharedBytes;
 
 /// Whether `kernel` synchronizes shared memory by hand.
 bool handSynchronized(tile::KernelOp kernel) {
@@ -173,7 +165,7 @@ struct TileShareStorage : tilec::impl::TileShareStorageBase<TileShareStorage> {
       }
       best->members.push_back(c.alloc);
       best->last = c.last;
-      best->bytes = std::max(best->bytes, bytesOf(c.alloc));
+      best->bytes = std::max(best->bytes, sharedBytes(c.alloc));
     }
     OpBuilder b(kernel.getContext());
     int64_t id = 0;
@@ -192,6 +184,17 @@ struct TileShareStorage : tilec::impl::TileShareStorageBase<TileShareStorage> {
 
 } // namespace
 
+int64_t gemm::sharedBytes(tile::AllocOp alloc) {
+  auto type = cast<MemRefType>(alloc.getType());
+  return type.getNumElements() * type.getElementTypeBitWidth() / 8;
+}
+
+bool gemm::isStaticShared(tile::AllocOp alloc) {
+  auto type = cast<MemRefType>(alloc.getType());
+  return tile::getMemorySpace(type) == tile::MemorySpace::shared &&
+         type.hasStaticShape();
+}
+
 int64_t
 gemm::sharedFootprint(tile::KernelOp kernel,
                       llvm::function_ref<int64_t(tile::AllocOp)> copiesOf) {
@@ -200,7 +203,7 @@ gemm::sharedFootprint(tile::KernelOp kernel,
   kernel.walk([&](tile::AllocOp alloc) {
     if (!isStaticShared(alloc))
       return;
-    int64_t bytes = bytesOf(alloc) * copiesOf(alloc);
+    int64_t bytes = sharedBytes(alloc) * copiesOf(alloc);
     if (auto group = alloc->getAttrOfType<IntegerAttr>(kStorageGroupAttr)) {
       int64_t &largest = groups[group.getInt()];
       largest = std::max(largest, bytes);
