@@ -911,14 +911,11 @@ private:
     return success();
   }
 
-  /// The first and last gemm of a warp-specialized body of several wgmma
-  /// gemms whose last one (FlashAttention's O += P V) may stay in flight
-  /// across the back edge, overlapping the next iteration's first gemm
-  /// (S = Q K^T); null where not. It may where the last gemm ends the body
-  /// and nothing from the body's start to the first gemm, that gemm
-  /// included, touches the last one's accumulator or fragment operand
-  /// (those registers are the in-flight wgmma's), and the body writes no
-  /// shared buffer but the rings (no kept barriers).
+  /// The first and last gemm of the warp-specialized body that
+  /// tile-plan-warp-specialize gave the last gemm in flight
+  /// (lastGemmMayStayInFlight there checked what makes it safe); null
+  /// where the body is not of that shape after all: two wgmma gemms or
+  /// more, the last ending the body, and no block barrier kept.
   std::pair<tile::GemmOp, tile::GemmOp> lastGemmInFlight(bool keepBarriers) {
     if (keepBarriers)
       return {};
@@ -936,20 +933,7 @@ private:
       }
     if (gemms.size() < 2 || body.back() != gemms.back().getOperation())
       return {};
-    tile::GemmOp first = gemms.front(), last = gemms.back();
-    llvm::SetVector<Operation *> held;
-    for (Value buffer : {last.getC(), last.getA()})
-      if (Operation *def = buffer.getDefiningOp();
-          def && tile::getMemorySpace(cast<MemRefType>(buffer.getType())) ==
-                     tile::MemorySpace::fragment)
-        held.insert(def);
-    for (Operation *op : body) {
-      if (touches(op, held))
-        return {};
-      if (op == first.getOperation())
-        break;
-    }
-    return {first, last};
+    return {gemms.front(), gemms.back()};
   }
 
   /// The warp-specialized consumers' loop with the last gemm in flight

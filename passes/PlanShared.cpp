@@ -128,6 +128,9 @@ struct TilePlanShared : tilec::impl::TilePlanSharedBase<TilePlanShared> {
         if (auto stages = alloc->getAttrOfType<IntegerAttr>("tile.num_stages"))
           note << " (" << stages.getInt() << " pipeline stages of "
                << bufferBytes(alloc.getType()) / stages.getInt() << ")";
+        if (auto g = alloc->getAttrOfType<IntegerAttr>(gemm::kStorageGroupAttr))
+          note << " (storage group " << g.getInt()
+               << ", shared with buffers whose lifetimes do not overlap)";
       }
       return failure();
     }

@@ -140,6 +140,13 @@ struct TileShareStorage : tilec::impl::TileShareStorageBase<TileShareStorage> {
       if (!alloc || !isStaticShared(alloc) || ringStages.count(alloc) ||
           alloc->hasAttr(gemm::kStorageGroupAttr))
         continue;
+      // A view of the buffer has uses of its own, which the lifetime below
+      // would not see.
+      if (llvm::any_of(alloc->getUsers(), [](Operation *user) {
+            return llvm::any_of(user->getResultTypes(),
+                                [](Type t) { return isa<MemRefType>(t); });
+          }))
+        continue;
       if (auto span = lifetime(alloc, body, index))
         candidates.push_back({alloc, span->first, span->second});
     }
