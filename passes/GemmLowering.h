@@ -161,6 +161,13 @@ inline constexpr llvm::StringLiteral kPersistentAttr = "tile.persistent";
 inline constexpr llvm::StringLiteral kLastGemmInFlightAttr =
     "tile.last_gemm_in_flight";
 
+/// tile-plan-warp-specialize's decision that the consumer warpgroups of a
+/// warp-specialized loop take turns issuing its first gemm (a unit
+/// attribute on the tile.pipelined; FlashAttention-3's pingpong): each
+/// warpgroup's softmax then runs while the tensor cores work for the
+/// other, instead of every warpgroup idling the tensor cores at once.
+inline constexpr llvm::StringLiteral kPingpongAttr = "tile.pingpong";
+
 /// How a wgmma operand buffer is addressed by its descriptors
 /// (LowerGemmWgmma.cpp): a rows x cols tile in atoms of `width` columns.
 struct WgmmaOperand {

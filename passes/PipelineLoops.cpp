@@ -102,6 +102,72 @@ bool touches(Operation *op, const llvm::SetVector<Operation *> &buffers) {
   return walk.wasInterrupted();
 }
 
+constexpr int64_t kWarpgroupThreads = 128;
+
+/// The consumer warpgroups' turns at issuing a loop's first gemm
+/// (kPingpongAttr), FlashAttention-3's scheduler barriers: warpgroup g
+/// waits on named barrier id(g) before it issues and arrives on
+/// id(g + 1 mod W) after; each barrier counts the 128 threads that wait
+/// and the 128 that arrive. Warpgroup W - 1 arrives on id(0) before the
+/// loop so that warpgroup 0 goes first, and warpgroup 0 takes that
+/// barrier's last arrival after the loop, which leaves every barrier as it
+/// was. The ids count down from 15; ThreadGuards.cpp's count up from 1.
+struct Pingpong {
+  Location loc;
+  const DeviceOpBuilder *ops;
+  int64_t groups;
+  Value group; // this thread's warpgroup, i32
+
+  static constexpr int64_t kTopId = 15;
+
+  static Pingpong begin(OpBuilder &b, Location loc, simt::KernelLowering &kernel,
+                        int64_t groups) {
+    Type i32 = b.getI32Type();
+    Value tid = arith::IndexCastUIOp::create(b, loc, i32, kernel.threadId());
+    Value group = arith::DivUIOp::create(
+        b, loc, tid, arith::ConstantIntOp::create(b, loc, i32, kWarpgroupThreads));
+    Pingpong turns{loc, &simt::deviceOps(kernel.getFunc()), groups, group};
+    Value last = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, group,
+        arith::ConstantIntOp::create(b, loc, i32, groups - 1));
+    auto first = scf::IfOp::create(b, loc, last, false);
+    OpBuilder tb = first.getThenBodyBuilder();
+    turns.ops->namedBarrierArrive(tb, loc, turns.idOf(tb, 0), turns.count(tb));
+    return turns;
+  }
+  Value count(OpBuilder &b) const {
+    return arith::ConstantIntOp::create(b, loc, 2 * kWarpgroupThreads, 32);
+  }
+  /// kTopId - g, for a constant or run-time g.
+  Value idOf(OpBuilder &b, int64_t g) const {
+    return arith::ConstantIntOp::create(b, loc, kTopId - g, 32);
+  }
+  Value idOf(OpBuilder &b, Value g) const {
+    return arith::SubIOp::create(
+        b, loc, arith::ConstantIntOp::create(b, loc, kTopId, 32), g);
+  }
+  void await(OpBuilder &b) const {
+    ops->namedBarrier(b, loc, idOf(b, group), count(b));
+  }
+  void handOn(OpBuilder &b) const {
+    Type i32 = b.getI32Type();
+    Value next = arith::RemUIOp::create(
+        b, loc,
+        arith::AddIOp::create(b, loc, group,
+                              arith::ConstantIntOp::create(b, loc, i32, 1)),
+        arith::ConstantIntOp::create(b, loc, i32, groups));
+    ops->namedBarrierArrive(b, loc, idOf(b, next), count(b));
+  }
+  void end(OpBuilder &b) const {
+    Value zero = arith::CmpIOp::create(
+        b, loc, arith::CmpIPredicate::eq, group,
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0));
+    auto last = scf::IfOp::create(b, loc, zero, false);
+    OpBuilder tb = last.getThenBodyBuilder();
+    ops->namedBarrier(tb, loc, idOf(tb, 0), count(tb));
+  }
+};
+
 } // namespace
 
 int64_t gemm::reductionScratchBytes(tile::KernelOp kernel) {
@@ -872,15 +938,27 @@ private:
           return !isProducer(op) && !isa<tile::GemmOp>(op) &&
                  touchesOtherShared(&op);
         });
+    std::optional<Pingpong> turns;
+    if (loop->hasAttr(simt::kPingpongAttr)) {
+      if (keepBarriers)
+        return loop.emitError() << "internal: tile-plan-warp-specialize gave "
+                                   "the consumers turns, but the body keeps "
+                                   "block barriers";
+      turns = Pingpong::begin(b, loc, kernel, consumers / kWarpgroupThreads);
+    }
     if (loop->hasAttr(simt::kLastGemmInFlightAttr)) {
       auto [first, last] = lastGemmInFlight(keepBarriers);
       if (!last)
         return loop.emitError()
                << "internal: tile-plan-warp-specialize kept the last gemm in "
                   "flight, but the body does not allow it";
-      return runLastGemmInFlight(b, first, last, n, readers, waitFull, release);
+      if (failed(runLastGemmInFlight(b, first, last, n, readers, waitFull,
+                                     release, turns)))
+        return failure();
+      if (turns)
+        turns->end(b);
+      return success();
     }
-
     auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1));
     OpBuilder ib = OpBuilder::atBlockTerminator(steady.getBody());
     Value j = steady.getInductionVar();
@@ -890,14 +968,24 @@ private:
         arith::RemUIOp::create(ib, loc, useOf(ib, j), cst(ib, stages));
     IRMapping map;
     map.map(loop.getInductionVar(), ivOf(ib, j));
+    bool firstGemm = true;
     for (Operation &op : loop.getBody()->without_terminator()) {
       if (isProducer(op) || (!keepBarriers && isa<tile::BarrierOp>(op)))
         continue;
       if (auto it = llvm::find(readers, &op); it != readers.end())
         waitFull(ib, it - readers.begin(), j, stage);
+      auto gemmOp = dyn_cast<tile::GemmOp>(op);
+      // The first gemm in turns: wait for this warpgroup's turn, issue,
+      // hand the turn on, then wait for the results.
+      if (gemmOp && turns && firstGemm) {
+        firstGemm = false;
+        if (failed(emitInTurns(ib, gemmOp, stage, *turns)))
+          return failure();
+        continue;
+      }
       // A body that writes other shared buffers (kept barriers) may write
       // what a gemm reads: each gemm then fences for itself.
-      if (auto gemmOp = dyn_cast<tile::GemmOp>(op)) {
+      if (gemmOp) {
         if (failed(simt::emitGemm(kernel, ib, gemmOp,
                                   slot(gemmOp.getA(), stage),
                                   slot(gemmOp.getB(), stage),
@@ -908,6 +996,8 @@ private:
       ib.clone(op, map);
     }
     release(ib, stage, Value(), /*syncWarp=*/true);
+    if (turns)
+      turns->end(b);
     return success();
   }
 
@@ -951,11 +1041,31 @@ private:
   /// The tensor cores run P V_{j-1} and Q K_j^T back to back instead of
   /// idling through the release, the barrier wait and the issue between
   /// them.
+  /// `op` issued in this warpgroup's turn (Pingpong): fence, wait for the
+  /// turn, issue, hand the turn on, then wait for the results.
+  LogicalResult emitInTurns(OpBuilder &ib, tile::GemmOp op, Value stage,
+                            const Pingpong &turns) {
+    FailureOr<simt::WgmmaGemm> gemm = simt::WgmmaGemm::create(kernel, op);
+    if (failed(gemm))
+      return failure();
+    simt::SharedSlot a = slot(op.getA(), stage), bs = slot(op.getB(), stage);
+    gemm->markOperands(ib, a, bs);
+    gemm->setUp(ib);
+    SmallVector<Value> accs = gemm->loadAccumulators(ib);
+    turns.await(ib);
+    gemm->issue(ib, a, bs, accs);
+    turns.handOn(ib);
+    gemm->wait(ib, 0);
+    gemm->storeAccumulators(ib, accs);
+    return success();
+  }
+
   LogicalResult runLastGemmInFlight(
       OpBuilder &b, tile::GemmOp first, tile::GemmOp last, Value n,
       ArrayRef<Operation *> readers,
       llvm::function_ref<void(OpBuilder &, size_t, Value, Value)> waitFull,
-      llvm::function_ref<void(OpBuilder &, Value, Value, bool)> release) {
+      llvm::function_ref<void(OpBuilder &, Value, Value, bool)> release,
+      const std::optional<Pingpong> &turns) {
     FailureOr<simt::WgmmaGemm> gemm = simt::WgmmaGemm::create(kernel, last);
     if (failed(gemm))
       return failure();
@@ -991,10 +1101,15 @@ private:
         ib.clone(op, map);
         continue;
       }
-      if (failed(simt::emitGemm(kernel, ib, gemmOp, slot(gemmOp.getA(), stage),
-                                slot(gemmOp.getB(), stage),
-                                /*asyncFenced=*/true)))
+      if (gemmOp == first && turns) {
+        if (failed(emitInTurns(ib, gemmOp, stage, *turns)))
+          return failure();
+      } else if (failed(simt::emitGemm(kernel, ib, gemmOp,
+                                       slot(gemmOp.getA(), stage),
+                                       slot(gemmOp.getB(), stage),
+                                       /*asyncFenced=*/true))) {
         return failure();
+      }
       if (gemmOp == first) {
         // Its wait_group 0 completed the last iteration's wgmmas too.
         gemm->storeAccumulators(ib, steady.getRegionIterArgs());

@@ -428,6 +428,64 @@ void deepenRings(tile::PipelinedOp loop, const TargetInfo &target) {
     ring->setAttr("tile.num_stages", b.getI64IntegerAttr(deeper));
 }
 
+/// Whether the consumer warpgroups of `loop` (given `roles`) should take
+/// turns issuing its first gemm (kPingpongAttr; FlashAttention-3's
+/// inter-warpgroup overlap). It pays where each warpgroup has work of its
+/// own between the gemms that the other's gemms can hide: two warpgroups
+/// or more, two wgmma gemms or more, and every warpgroup working on rows of
+/// its own, without block barriers in the loop:
+/// - every gemm's warps lie along M (`warps = [w, 1]`): warpgroup g owns
+///   rows 64g .. 64g + 63 of every accumulator;
+/// - every reduction in the loop reduces along dimensions no warp bit of
+///   its source spans (no exchange through shared memory);
+/// - nothing but the gemms touches a shared buffer other than the rings.
+bool pingpongPays(tile::PipelinedOp loop, tile::WarpSpecializeAttr roles) {
+  if (roles.getConsumers() < 2 * kWarpgroup)
+    return false;
+  int64_t gemms = 0;
+  bool rowsOwned = true;
+  llvm::SmallPtrSet<Value, 4> rings;
+  for (Operation &op : loop.getBody()->without_terminator()) {
+    auto copy = dyn_cast<tile::CopyOp>(op);
+    auto stage = op.getAttrOfType<IntegerAttr>("tile.stage");
+    if (copy && stage && stage.getInt() == 0)
+      rings.insert(copy.getDst());
+  }
+  WalkResult walk = loop.getBody()->walk([&](Operation *op) {
+    if (auto gemm = dyn_cast<tile::GemmOp>(op)) {
+      ++gemms;
+      tile::MmaAttr mma = gemm::readMma(gemm);
+      rowsOwned &= mma && mma.getWarpsN() == 1;
+      return WalkResult::advance();
+    }
+    if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+      auto src = reduce.getSrc().getDefiningOp<tile::AllocOp>();
+      auto layout = src ? dyn_cast_or_null<DictionaryAttr>(src.getLayoutAttr())
+                        : DictionaryAttr();
+      auto warps = layout ? layout.getAs<ArrayAttr>("warp") : ArrayAttr();
+      if (!layout)
+        return WalkResult::interrupt();
+      for (Attribute basis : warps ? warps.getValue() : ArrayRef<Attribute>())
+        if (auto b = dyn_cast<DenseI32ArrayAttr>(basis);
+            !b || reduce.getDim() >= int64_t(b.size()) ||
+            b[reduce.getDim()] != 0)
+          return WalkResult::interrupt();
+    }
+    if (isa<tile::BarrierOp>(op))
+      return WalkResult::interrupt();
+    auto stage = op->getAttrOfType<IntegerAttr>("tile.stage");
+    if (isa<tile::CopyOp>(op) && stage && stage.getInt() == 0)
+      return WalkResult::advance();
+    for (Value v : op->getOperands())
+      if (auto type = dyn_cast<MemRefType>(v.getType());
+          type && tile::getMemorySpace(type) == tile::MemorySpace::shared &&
+          !rings.contains(v))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return !walk.wasInterrupted() && gemms >= 2 && rowsOwned;
+}
+
 /// Whether `op`'s prim_func or module carries the unit attribute `name`.
 bool configured(Operation *op, StringRef name) {
   for (Operation *p = op; p; p = p->getParentOp())
@@ -471,6 +529,10 @@ struct TilePlanWarpSpecialize
           lastGemmMayStayInFlight(loop))
         loop->setAttr(simt::kLastGemmInFlightAttr,
                       UnitAttr::get(loop.getContext()));
+      // --pingpong (experimental): the consumers take turns.
+      if (configured(loop, "tile.pingpong_gemms") &&
+          pingpongPays(loop, *roles))
+        loop->setAttr(simt::kPingpongAttr, UnitAttr::get(loop.getContext()));
       if (persistent(loop)) {
         loop->getParentOp()->setAttr(simt::kPersistentAttr,
                                      UnitAttr::get(loop.getContext()));

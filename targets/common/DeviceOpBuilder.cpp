@@ -62,6 +62,10 @@ void DeviceOpBuilder::unsupported(llvm::StringRef what) const {
 void DeviceOpBuilder::namedBarrier(OpBuilder &, Location, Value, Value) const {
   unsupported("named barrier");
 }
+void DeviceOpBuilder::namedBarrierArrive(OpBuilder &, Location, Value,
+                                         Value) const {
+  unsupported("named barrier arrival");
+}
 void DeviceOpBuilder::warpSync(OpBuilder &, Location) const {
   unsupported("warp sync");
 }

@@ -63,6 +63,11 @@ public:
                             /*reductionOp=*/{}, /*reductionPredicate=*/{});
   }
 
+  void namedBarrierArrive(OpBuilder &b, Location loc, Value id,
+                          Value threads) const override {
+    NVVM::BarrierArriveOp::create(b, loc, id, threads);
+  }
+
   void warpSync(OpBuilder &b, Location loc) const override {
     NVVM::SyncWarpOp::create(
         b, loc, arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1));

@@ -49,6 +49,9 @@ struct DriverOptions {
   /// --overlap-gemms (experimental): a warp-specialized loop's last gemm
   /// stays in flight while the next iteration's first one is issued.
   bool overlapGemms = false;
+  /// --pingpong (experimental): the consumer warpgroups of a
+  /// warp-specialized loop of several gemms take turns issuing the first.
+  bool pingpong = false;
   /// --tuning-cache: bind each autotune factory's fastest recorded
   /// configuration (TuningLookup.h).
   std::string tuningCachePath;

@@ -132,6 +132,10 @@ int main(int argc, char **argv) {
   app.add_flag("--fast-math", opts.fastMath,
                "Approximate kernel float math (fast div/exp/log/sin; "
                "assumes no NaN/Inf)");
+  app.add_flag("--pingpong", opts.pingpong,
+               "Experimental, sm_90a: the consumer warpgroups of a "
+               "warp-specialized loop of several gemms (FlashAttention) take "
+               "turns issuing its first gemm");
   app.add_flag("--overlap-gemms", opts.overlapGemms,
                "Experimental, sm_90a: keep the last wgmma gemm of a "
                "warp-specialized loop (FlashAttention's P V) in flight "

@@ -71,6 +71,11 @@ public:
   /// number `id` (i32; 0 is the block's own): bar.sync id, threads.
   virtual void namedBarrier(mlir::OpBuilder &b, mlir::Location loc,
                             mlir::Value id, mlir::Value threads) const;
+  /// Arrives at barrier `id` of `threads` threads without waiting
+  /// (bar.arrive id, threads): the producer's side of a named barrier
+  /// whose other threads wait on it with namedBarrier.
+  virtual void namedBarrierArrive(mlir::OpBuilder &b, mlir::Location loc,
+                                  mlir::Value id, mlir::Value threads) const;
   /// Waits until every lane of the warp gets here (bar.warp.sync -1).
   virtual void warpSync(mlir::OpBuilder &b, mlir::Location loc) const;
 
