@@ -113,11 +113,11 @@ std::optional<Cut> cut(scf::IfOp guard) {
 }
 
 /// The access `op` (a load or store of a static row-major global tensor)
-/// of a step `shift` rows past the first along the loop's first induction
+/// of a step `shift` rows past an earlier one along the loop's first induction
 /// variable `iv`, where one index is `iv` + (terms independent of it) and
-/// the others do not depend on it: the same indices as the first step's
-/// into a view of the tensor starting `shift` further along that index. All
-/// steps then share one address, each step's offset a constant the backend
+/// the others do not depend on it: the same indices as the earlier step's
+/// into a view of the tensor starting `shift` further along that index. The
+/// steps then share the earlier step's address, each step's offset a constant the backend
 /// folds into the instruction (`ld.global [%rd + 2002]`), instead of one
 /// multiply per step and operand. Null where the access is not so.
 struct Shifted {
@@ -183,7 +183,9 @@ void simt::emitGuardedSteps(OpBuilder &b, Location loc, Block *body,
   // when the view starts inside the tensor.
   auto viewed = [&](Operation *op, scf::IfOp guard, size_t s) -> Shifted {
     Shifted sh = shiftable(op, ivs.front(), guard);
-    if (!sh.op || steps[s].shift <= 0 || steps.front().shift != 0 ||
+    const GuardedStep &base = steps[steps[s].base];
+    if (!sh.op || steps[s].shift <= 0 || steps[s].base >= s ||
+        base.shift != 0 || base.base != steps[s].base ||
         steps[s].shift >=
             cast<MemRefType>(sh.buffer.getType()).getDimSize(sh.dim))
       return {};
@@ -218,7 +220,7 @@ void simt::emitGuardedSteps(OpBuilder &b, Location loc, Block *body,
     }
     SmallVector<Value> indices;
     for (Value i : sh.indices)
-      indices.push_back(mappings[0].lookupOrDefault(i));
+      indices.push_back(mappings[steps[s].base].lookupOrDefault(i));
     Value v = views.lookup({sh.buffer, sh.dim, steps[s].shift});
     if (auto load = dyn_cast<memref::LoadOp>(op)) {
       mappings[s].map(load.getResult(),

@@ -19,9 +19,11 @@ namespace tilec::simt {
 struct GuardedStep {
   llvm::SmallVector<mlir::Value> coords;
   mlir::Value inside;
-  /// How far the step's coordinates are from the first step's, along the
-  /// first dimension only (the others equal); -1 when they are not so.
+  /// How far the step's coordinates are from those of step `base` (an
+  /// earlier step, or itself), along the first dimension only (the others
+  /// equal); -1 when they are not so.
   int64_t shift = -1;
+  size_t base = 0;
 };
 
 /// Whether the body of a strided loop is bounds checks `guards` (from

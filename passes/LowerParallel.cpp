@@ -477,23 +477,27 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
     if (vec == 1 && sinkable && !guards.empty() &&
         guardedStepsFit(loop.getBody(), guards)) {
       // Where a step spans whole rows of the loop, step s is the first
-      // moved down s * chunk / rowSize rows.
+      // moved down s * chunk / rowSize rows; where a row spans q whole
+      // steps, step s is step s % q moved down s / q rows.
       int64_t rowSize = 1;
       for (int64_t e : extents.drop_front())
         rowSize *= e;
-      bool rows = chunk % rowSize == 0;
-      SmallVector<Value> first = delinearize(b, loc, tid, extents);
+      int64_t q = rowSize % chunk == 0 ? rowSize / chunk : 0;
+      bool rows = chunk % rowSize == 0 || q;
       SmallVector<GuardedStep> elements(steps);
       for (auto [s, element] : llvm::enumerate(elements)) {
         Value flat = arith::AddIOp::create(
             b, loc, constIndex(b, loc, int64_t(s) * chunk), tid);
-        if (rows) {
-          element.shift = int64_t(s) * chunk / rowSize;
-          element.coords = first;
-          if (s)
-            element.coords[0] = arith::AddIOp::create(
-                b, loc, first[0], constIndex(b, loc, element.shift));
+        element.base = q ? s % q : 0;
+        if (rows && element.base != s) {
+          element.shift =
+              q ? int64_t(s) / q : int64_t(s) * chunk / rowSize;
+          element.coords = elements[element.base].coords;
+          element.coords[0] = arith::AddIOp::create(
+              b, loc, element.coords[0], constIndex(b, loc, element.shift));
         } else {
+          element.base = s;
+          element.shift = rows ? 0 : -1;
           element.coords = delinearize(b, loc, flat, extents);
         }
         if (partial && int64_t(s) == steps - 1)
