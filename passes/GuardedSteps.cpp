@@ -19,7 +19,13 @@
 // guarded_1001x1001) the test cost a 32-deep predicate chain, predicate
 // spills and 2.3x TileLang's SM cycles, while a block at the tensor's edge
 // ran its per-element checked copy one element at a time, each store
-// waiting for its loads: 32 memory round trips in a row.
+// waiting for its loads (its SASS: 32 memory round trips in a row).
+//
+// Where step s is an earlier step moved down k rows of the loop, its
+// accesses whose index is the first induction variable plus other terms go
+// through a memref.subview of the tensor starting k rows further, at the
+// earlier step's indices: the steps share one address, and each offset
+// becomes an immediate of the load or store.
 //
 // Legal because the iterations of a T.Parallel loop are independent and,
 // within one iteration, nothing but stores follows its first write
