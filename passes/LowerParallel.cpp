@@ -18,6 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GuardedSteps.h"
 #include "Partitions.h"
 #include "SIMTLowering.h"
 
@@ -470,6 +471,44 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
     SmallVector<Operation *> ops = iterationOps(/*inlineGuards=*/true);
     bool stepwise = loop->hasAttr(kStepwiseKey);
     bool sinkable = !stepwise && trailingStores(ops);
+    // One element a step under bounds checks: no vectors to gain from an
+    // all-steps test; each step's loads under its checks, then the stores
+    // (GuardedSteps.cpp).
+    if (vec == 1 && sinkable && !guards.empty() &&
+        guardedStepsFit(loop.getBody(), guards)) {
+      // Where a step spans whole rows of the loop, step s is the first
+      // moved down s * chunk / rowSize rows; where a row spans q whole
+      // steps, step s is step s % q moved down s / q rows.
+      int64_t rowSize = 1;
+      for (int64_t e : extents.drop_front())
+        rowSize *= e;
+      int64_t q = rowSize % chunk == 0 ? rowSize / chunk : 0;
+      bool rows = chunk % rowSize == 0 || q;
+      SmallVector<GuardedStep> elements(steps);
+      for (auto [s, element] : llvm::enumerate(elements)) {
+        Value flat = arith::AddIOp::create(
+            b, loc, constIndex(b, loc, int64_t(s) * chunk), tid);
+        element.base = q ? s % q : 0;
+        if (rows && element.base != s) {
+          element.shift =
+              q ? int64_t(s) / q : int64_t(s) * chunk / rowSize;
+          element.coords = elements[element.base].coords;
+          element.coords[0] = arith::AddIOp::create(
+              b, loc, element.coords[0], constIndex(b, loc, element.shift));
+        } else {
+          element.base = s;
+          element.shift = rows ? 0 : -1;
+          element.coords = delinearize(b, loc, flat, extents);
+        }
+        if (partial && int64_t(s) == steps - 1)
+          element.inside =
+              arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, flat,
+                                    constIndex(b, loc, total));
+      }
+      emitGuardedSteps(b, loc, loop.getBody(), guards, ivs, elements);
+      loop.erase();
+      return success();
+    }
     // A block whose every step passes its guards (all but the blocks at the
     // tensor's edges) runs the steps with the guards dropped, in one piece.
     if (!stepwise && steps > 1 && (partial || !guards.empty())) {
