@@ -806,7 +806,22 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     auto b = name == "T.clear" ? bind({"buffer"}, 1) : bind({"buffer", "value"}, 2);
     if (failed(b))
       return failure();
-    FailureOr<std::shared_ptr<BufferObject>> buf = toBuffer(*(*b)[0], "the buffer of `" + name + "`");
+    // A region of a shared buffer or a fragment is filled element-wise.
+    const Value &target = (*b)[0]->value;
+    std::optional<Region> box;
+    if (target.is(Value::Subscript)) {
+      MemScope scope = target.getSubscript().base.getBuffer().scope;
+      if (scope == MemScope::Shared || scope == MemScope::Fragment) {
+        FailureOr<Region> r =
+            toRegion(*(*b)[0], "the buffer of `" + name + "`");
+        if (failed(r))
+          return failure();
+        box = *r;
+      }
+    }
+    FailureOr<std::shared_ptr<BufferObject>> buf =
+        box ? FailureOr<std::shared_ptr<BufferObject>>(box->buffer)
+            : toBuffer(*(*b)[0], "the buffer of `" + name + "`");
     if (failed(buf))
       return failure();
     if ((*buf)->scope == MemScope::Global) {
@@ -823,6 +838,11 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     FailureOr<mlir::Value> iv = toIR(*s, irType((*buf)->dtype), vr);
     if (failed(iv))
       return failure();
+    if (box) {
+      if (failed(emitRegionFill(*box, *iv, args.range)))
+        return failure();
+      return Value::none();
+    }
     tile::FillOp::create(builder, loc(at), (*buf)->memref, *iv);
     return Value::none();
   }
@@ -1244,6 +1264,15 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     spec->step = Value::integer(1);
     if (!pipelined && (*b)[2])
       spec->step = (*b)[2]->value;
+    // A T.alloc_var bound is read once, where the loop starts (TileLang's
+    // loop extent is the variable's value there).
+    for (Value *v : {&spec->start, &spec->stop, &spec->step})
+      if (v->is(Value::Buffer) && v->getBuffer().scope == MemScope::Var) {
+        FailureOr<Value> s = toScalar(*v, args.range);
+        if (failed(s))
+          return failure();
+        *v = *s;
+      }
     for (const Value *v : {&spec->start, &spec->stop, &spec->step})
       if (!(v->isIntLike() || v->is(Value::Runtime) || v->is(Value::Symbol) ||
             v->is(Value::Subscript))) {
