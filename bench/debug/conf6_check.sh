@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# GPU check of conf6's constructs that change generated code, through the
+# lit tests' own kernels (test/Frontend/tilelang/):
+# - parallel-nest.tile: a T.Parallel nested in a T.Parallel, merged into
+#   one loop nest (rows i >= n of a 16x64 fragment zeroed);
+# - serial-var-bound.tile: `for i in T.serial(count)` with count a
+#   T.alloc_var read from global memory (counts 0, 1, 100, 256);
+# - fill-region.tile: T.fill of one element of a shared buffer and of rows
+#   4..11 of a fragment.
+# Every element against a float64 (or exact) reference on the host.
+# The cross-warp reduction loop of the same session (tile-lower-simt) is
+# checked by bench/debug/conf5_check.sh's pad_fullrow and pow2_fullrow,
+# which now take it: run that one too.
+# Here (no GPU): NO_RUN=1 OUT=bench/.out bash bench/debug/conf6_check.sh
+# builds everything into bench/.out/conf6_check/. On the GPU machine, from
+# the repository root, with build/bin/tilec carried (or TILEC=...):
+#   bash bench/debug/conf6_check.sh && bash bench/debug/conf5_check.sh
+# Prints one table row per case; exit 0 = every element matched.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/../.."
+tilec=${TILEC:-build/bin/tilec}
+out=${OUT:-/tmp}/conf6_check
+t=test/Frontend/tilelang
+mkdir -p "$out"
+build() { # file stem
+  "$tilec" "$t/$1.tile" --target sm_90a -o "$out/$2.ptx" --header "$out/$2.h" \
+    --namespace "conf6::$2"
+}
+build parallel-nest parallel_nest
+build serial-var-bound serial_var
+build fill-region fill_region
+g++ -std=c++17 -O2 -Wall -I/usr/local/cuda/include -I"$out" \
+  bench/debug/conf6_check.cpp -L/usr/local/cuda/lib64/stubs -lcuda -o "$out/conf6_check"
+[[ ${NO_RUN:-} ]] || "$out/conf6_check"
