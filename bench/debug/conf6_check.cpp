@@ -6,7 +6,11 @@
 // order, against float64 with tolerance 1e-5 x the sum of |terms|.
 // fills (16x32): Y = X with rows 4..11 set to 2; C = {0, 1} (the shared
 // buffer filled with 1, then element 0 with 0) (exact).
+// part_copy (64x64x32 fp16 gemm, fp32 accumulator): O = acc[0:12, :] as
+// fp16 (tolerance: half an fp16 ulp of the float64 value plus 1e-3 x the
+// sum of |terms|); Y = acc + 1, rows 32..47 replaced by X (exact there).
 #include "fill_region.h"
+#include "part_copy.h"
 #include "parallel_nest.h"
 #include "serial_var.h"
 #include "check_host.h"
@@ -106,6 +110,44 @@ void checkFills() {
   t.row("T.fill of s[0] and of acc[4:12, :]", launched);
 }
 
+void checkPartCopy() {
+  constexpr int M = 64, N = 64, K = 32, V = 12;
+  std::vector<float> af = randoms(M * K), bf = randoms(K * N), x = randoms(16 * N);
+  std::vector<std::uint16_t> a(M * K), b(K * N), o(V * N, 0x7e00);
+  for (int i = 0; i < M * K; ++i)
+    a[i] = toHalf(af[i]);
+  for (int i = 0; i < K * N; ++i)
+    b[i] = toHalf(bf[i]);
+  std::vector<float> y(M * N, std::nanf(""));
+  CUdeviceptr dA = upload(a), dB = upload(b), dX = upload(x), dO = upload(o),
+              dY = upload(y);
+  bool launched =
+      ok(conf6::part_copy::part_copy(dA, dB, dX, dO, dY), "part_copy");
+  download(o, dO);
+  download(y, dY);
+  cuMemFree(dA);
+  cuMemFree(dB);
+  cuMemFree(dX);
+  Tally t;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double s = 0, m = 0;
+      for (int k = 0; k < K; ++k) {
+        double p = double(fromHalf(a[i * K + k])) * fromHalf(b[k * N + j]);
+        s += p;
+        m += std::fabs(p);
+      }
+      if (i < V)
+        t.add("O", i * N + j, fromHalf(o[i * N + j]), s,
+              std::fabs(s) / 1024 + 1e-3 * m + 1e-6);
+      if (i >= 32 && i < 48)
+        t.add("Y", i * N + j, y[i * N + j], x[(i - 32) * N + j], 0);
+      else
+        t.add("Y", i * N + j, y[i * N + j], s + 1, 1e-3 * m + 1e-6);
+    }
+  t.row("T.copy of acc[0:12, :] out and into y[32:48, :]", launched);
+}
+
 } // namespace
 
 int main() {
@@ -116,5 +158,6 @@ int main() {
   checkParallelNest();
   checkSerialVar();
   checkFills();
+  checkPartCopy();
   return allOk ? 0 : 1;
 }

@@ -6,7 +6,10 @@
 # - serial-var-bound.tile: `for i in T.serial(count)` with count a
 #   T.alloc_var read from global memory (counts 0, 1, 100, 256);
 # - fill-region.tile: T.fill of one element of a shared buffer and of rows
-#   4..11 of a fragment.
+#   4..11 of a fragment;
+# - test/Passes/copy-fragment-part.tile: T.copy of rows 0..11 of a 64x64
+#   mma.sync accumulator to shared memory, and of a global tile into rows
+#   32..47 of a fragment (FlashDecoding's `acc_o[:valid_block_H, :]`).
 # Every element against a float64 (or exact) reference on the host.
 # The cross-warp reduction loop of the same session (tile-lower-simt) is
 # checked by bench/debug/conf5_check.sh's pad_fullrow and pow2_fullrow,
@@ -23,12 +26,13 @@ out=${OUT:-/tmp}/conf6_check
 t=test/Frontend/tilelang
 mkdir -p "$out"
 build() { # file stem
-  "$tilec" "$t/$1.tile" --target sm_90a -o "$out/$2.ptx" --header "$out/$2.h" \
+  "$tilec" "$1.tile" --target sm_90a -o "$out/$2.ptx" --header "$out/$2.h" \
     --namespace "conf6::$2"
 }
-build parallel-nest parallel_nest
-build serial-var-bound serial_var
-build fill-region fill_region
+build $t/parallel-nest parallel_nest
+build $t/serial-var-bound serial_var
+build $t/fill-region fill_region
+build test/Passes/copy-fragment-part part_copy
 g++ -std=c++17 -O2 -Wall -I/usr/local/cuda/include -I"$out" \
   bench/debug/conf6_check.cpp -L/usr/local/cuda/lib64/stubs -lcuda -o "$out/conf6_check"
 [[ ${NO_RUN:-} ]] || "$out/conf6_check"
