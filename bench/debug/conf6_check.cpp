@@ -9,8 +9,12 @@
 // part_copy (64x64x32 fp16 gemm, fp32 accumulator): O = acc[0:12, :] as
 // fp16 (tolerance: half an fp16 ulp of the float64 value plus 1e-3 x the
 // sum of |terms|); Y = acc + 1, rows 32..47 replaced by X (exact there).
+// ranks (128 threads): Slots = the values T.atomic_add(counter[0], 1,
+// return_prev=True) returned, each of 0..127 once; Y[t] = X[63 - t] for
+// the 64 threads of `if tx < 64:` (exact).
 #include "fill_region.h"
 #include "part_copy.h"
+#include "ranks.h"
 #include "parallel_nest.h"
 #include "serial_var.h"
 #include "check_host.h"
@@ -148,6 +152,27 @@ void checkPartCopy() {
   t.row("T.copy of acc[0:12, :] out and into y[32:48, :]", launched);
 }
 
+void checkRanks() {
+  std::vector<std::int32_t> x(64), slots(128, -1), y(64, -1);
+  for (int i = 0; i < 64; ++i)
+    x[i] = 1000 + i;
+  CUdeviceptr dX = upload(x), dS = upload(slots), dY = upload(y);
+  bool launched = ok(conf6::ranks::ranks(dX, dS, dY), "ranks");
+  download(slots, dS);
+  download(y, dY);
+  cuMemFree(dX);
+  Tally t;
+  std::vector<int> seen(128, 0);
+  for (int i = 0; i < 128; ++i)
+    if (slots[i] >= 0 && slots[i] < 128)
+      ++seen[slots[i]];
+  for (int i = 0; i < 128; ++i)
+    t.add("slot taken", i, seen[i], 1, 0);
+  for (int i = 0; i < 64; ++i)
+    t.add("Y", i, y[i], x[63 - i], 0);
+  t.row("bar.sync among threads [0, 64); return_prev slots", launched);
+}
+
 } // namespace
 
 int main() {
@@ -159,5 +184,6 @@ int main() {
   checkSerialVar();
   checkFills();
   checkPartCopy();
+  checkRanks();
   return allOk ? 0 : 1;
 }

@@ -9,7 +9,10 @@
 #   4..11 of a fragment;
 # - test/Passes/copy-fragment-part.tile: T.copy of rows 0..11 of a 64x64
 #   mma.sync accumulator to shared memory, and of a global tile into rows
-#   32..47 of a fragment (FlashDecoding's `acc_o[:valid_block_H, :]`).
+#   32..47 of a fragment (FlashDecoding's `acc_o[:valid_block_H, :]`);
+# - sync-threads-named.tile: `T.sync_threads(3, 64)` inside `if tx < 64:`
+#   (bar.sync 1, 64) around a reversal through shared memory, and
+#   `T.atomic_add(counter[0], 1, return_prev=True)` by all 128 threads.
 # Every element against a float64 (or exact) reference on the host.
 # The cross-warp reduction loop of the same session (tile-lower-simt) is
 # checked by bench/debug/conf5_check.sh's pad_fullrow and pow2_fullrow,
@@ -33,6 +36,7 @@ build $t/parallel-nest parallel_nest
 build $t/serial-var-bound serial_var
 build $t/fill-region fill_region
 build test/Passes/copy-fragment-part part_copy
+build $t/sync-threads-named ranks
 g++ -std=c++17 -O2 -Wall -I/usr/local/cuda/include -I"$out" \
   bench/debug/conf6_check.cpp -L/usr/local/cuda/lib64/stubs -lcuda -o "$out/conf6_check"
 [[ ${NO_RUN:-} ]] || "$out/conf6_check"
