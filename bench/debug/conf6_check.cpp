@@ -12,9 +12,12 @@
 // ranks (128 threads): Slots = the values T.atomic_add(counter[0], 1,
 // return_prev=True) returned, each of 0..127 once; Y[t] = X[63 - t] for
 // the 64 threads of `if tx < 64:` (exact).
+// rows_shifted (Q 16x32, K 64x32 fp16): M[h] = max_j (Q K^T)[h][j];
+// S_out = S_in - M[h] (tolerance 1e-3 x the sum of |terms| of the row).
 #include "fill_region.h"
 #include "part_copy.h"
 #include "ranks.h"
+#include "rows_shifted.h"
 #include "parallel_nest.h"
 #include "serial_var.h"
 #include "check_host.h"
@@ -173,6 +176,44 @@ void checkRanks() {
   t.row("bar.sync among threads [0, 64); return_prev slots", launched);
 }
 
+void checkRowsShifted() {
+  constexpr int H = 16, N = 64, D = 32, K = 8;
+  std::vector<float> qf = randoms(H * D), kf = randoms(N * D), sIn = randoms(H * K);
+  std::vector<std::uint16_t> q(H * D), k(N * D);
+  for (int i = 0; i < H * D; ++i)
+    q[i] = toHalf(qf[i]);
+  for (int i = 0; i < N * D; ++i)
+    k[i] = toHalf(kf[i]);
+  std::vector<float> sOut(H * K, std::nanf("")), m(H, std::nanf(""));
+  CUdeviceptr dQ = upload(q), dK = upload(k), dSi = upload(sIn),
+              dSo = upload(sOut), dM = upload(m);
+  bool launched = ok(conf6::rows_shifted::rows_shifted(dQ, dK, dSi, dSo, dM),
+                     "rows_shifted");
+  download(sOut, dSo);
+  download(m, dM);
+  cuMemFree(dQ);
+  cuMemFree(dK);
+  cuMemFree(dSi);
+  Tally t;
+  for (int h = 0; h < H; ++h) {
+    double best = -INFINITY, mag = 0;
+    for (int j = 0; j < N; ++j) {
+      double s = 0;
+      for (int d = 0; d < D; ++d) {
+        double p = double(fromHalf(q[h * D + d])) * fromHalf(k[j * D + d]);
+        s += p;
+        mag = std::max(mag, std::fabs(p) * D);
+      }
+      best = std::max(best, s);
+    }
+    double tol = 1e-3 * mag + 1e-6;
+    t.add("M", h, m[h], best, tol);
+    for (int c = 0; c < K; ++c)
+      t.add("S_out", h * K + c, sOut[h * K + c], sIn[h * K + c] - best, tol);
+  }
+  t.row("loop laid out like a reduction's output (16x8, rows in lanes)", launched);
+}
+
 } // namespace
 
 int main() {
@@ -185,5 +226,6 @@ int main() {
   checkFills();
   checkPartCopy();
   checkRanks();
+  checkRowsShifted();
   return allOk ? 0 : 1;
 }

@@ -12,7 +12,10 @@
 #   32..47 of a fragment (FlashDecoding's `acc_o[:valid_block_H, :]`);
 # - sync-threads-named.tile: `T.sync_threads(3, 64)` inside `if tx < 64:`
 #   (bar.sync 1, 64) around a reversal through shared memory, and
-#   `T.atomic_add(counter[0], 1, return_prev=True)` by all 128 threads.
+#   `T.atomic_add(counter[0], 1, return_prev=True)` by all 128 threads;
+# - test/Passes/loop-partial-cover.tile: a 16x8 loop over shared memory
+#   laid out like the row maxima of a 16x64 mma.sync accumulator that it
+#   reads (FlashDecoding varlen's S_shared[h, k] - scores_max[h]).
 # Every element against a float64 (or exact) reference on the host.
 # The cross-warp reduction loop of the same session (tile-lower-simt) is
 # checked by bench/debug/conf5_check.sh's pad_fullrow and pow2_fullrow,
@@ -37,6 +40,7 @@ build $t/serial-var-bound serial_var
 build $t/fill-region fill_region
 build test/Passes/copy-fragment-part part_copy
 build $t/sync-threads-named ranks
+build test/Passes/loop-partial-cover rows_shifted
 g++ -std=c++17 -O2 -Wall -I/usr/local/cuda/include -I"$out" \
   bench/debug/conf6_check.cpp -L/usr/local/cuda/lib64/stubs -lcuda -o "$out/conf6_check"
 [[ ${NO_RUN:-} ]] || "$out/conf6_check"
