@@ -32,7 +32,10 @@
 //  5. When no copy is left, the first undecided loop that touches
 //     fragments gets a fresh blocked layout of its iteration space (vec
 //     from the widest global element it touches), or else the first
-//     undecided fragment gets one; then back to 2.
+//     undecided fragment gets one; then back to 2. A loop whose fresh
+//     layout does not hold a decided fragment it reads with a subset of
+//     its variables takes that fragment's layout instead, the other loop
+//     dimensions in registers (layoutFromPartialCover).
 //  6. Loops touching no fragment become strided: `{vec = N}`.
 //  7. Check: every fragment access in every loop must be held, in one
 //     register the same on every thread, by each thread that runs the
@@ -597,6 +600,94 @@ private:
     return changed;
   }
 
+  /// For a loop about to take a fresh layout (`loop.layout`) that does not
+  /// hold an element of a laid-out fragment it reads with some of its
+  /// variables only (FlashDecoding's `S_shared[h, k] = f(scores_max[h])`,
+  /// scores_max a reduction's output): the loop laid out like that
+  /// fragment along the dimensions it indexes, the other loop dimensions
+  /// in each thread's registers, so every thread holding scores_max[h]
+  /// runs all of (h, *) (TileLang derives the loop's layout from such a
+  /// fragment, its replicas running each iteration; the lowering lets the
+  /// first replica alone write memory). Only where every access then
+  /// resolves; a loop the fresh layout serves keeps it.
+  std::optional<Layout> layoutFromPartialCover(LoopState &loop) {
+    ArrayRef<int64_t> extents = loop.op.getExtents();
+    auto ivs = loop.op.getInductionVars();
+    for (const Access &access : loop.accesses) {
+      FragState *frag = state(access.buffer);
+      std::string why;
+      if (!frag->layout || frag->floating ||
+          !isa<memref::LoadOp>(access.op) ||
+          resolves(loop, access, *frag->layout, why))
+        continue;
+      // Each index an induction variable of the same extent, once.
+      auto shape = cast<MemRefType>(access.buffer.getType()).getShape();
+      SmallVector<int> dims(ivs.size(), -1);
+      bool plain = true;
+      for (auto [d, index] : llvm::enumerate(access.indices)) {
+        auto it = llvm::find(ivs, index);
+        size_t k = it - ivs.begin();
+        if (it == ivs.end() || dims[k] >= 0 || shape[d] != extents[k]) {
+          plain = false;
+          break;
+        }
+        dims[k] = int(d);
+      }
+      if (!plain)
+        continue;
+      std::string error;
+      std::optional<LinearLayout> projected =
+          selectDims(*frag->layout, dims, extents, error);
+      if (!projected)
+        continue;
+      // The loop dimensions the fragment does not index, in registers.
+      std::vector<LinearLayout::InDim> ins(projected->getInDims().begin(),
+                                           projected->getInDims().end());
+      auto reg = llvm::find_if(ins, [](const LinearLayout::InDim &in) {
+        return in.name == kRegister;
+      });
+      if (reg == ins.end())
+        continue;
+      for (auto [k, d] : llvm::enumerate(dims)) {
+        if (d >= 0)
+          continue;
+        for (int64_t bit = 1; bit < extents[k]; bit <<= 1) {
+          LinearLayout::Basis basis(extents.size(), 0);
+          basis[k] = int32_t(bit);
+          reg->bases.push_back(basis);
+        }
+      }
+      SmallVector<LinearLayout::NamedSize> outs;
+      for (const LinearLayout::OutDim &out : projected->getOutDims())
+        outs.push_back({out.name, int32_t(1) << out.log2Size});
+      llvm::Expected<LinearLayout> linear =
+          LinearLayout::create(std::move(ins), outs);
+      if (!linear) {
+        llvm::consumeError(linear.takeError());
+        continue;
+      }
+      std::optional<Layout> layout = Layout::get(*linear, extents, error);
+      if (!layout)
+        continue;
+      std::optional<Layout> fresh = std::move(loop.layout);
+      loop.layout = layout;
+      bool all = llvm::all_of(loop.accesses, [&](const Access &a) {
+        FragState *f = state(a.buffer);
+        std::string w;
+        return !f->layout || resolves(loop, a, *f->layout, w);
+      });
+      loop.layout = std::move(fresh);
+      if (all) {
+        LLVM_DEBUG(llvm::dbgs() << "loop at " << formatLoc(loop.op.getLoc())
+                                << " laid out like " << name(access.buffer)
+                                << " (partial cover)\n");
+        loop.source = access.buffer;
+        return layout;
+      }
+    }
+    return std::nullopt;
+  }
+
   FailureOr<bool> freshLayout() {
     for (Operation *op : order) {
       auto it = loopIndex.find(op);
@@ -637,6 +728,10 @@ private:
       if (!layout)
         return loop.op.emitError() << "cannot lay out this loop: " << error;
       loop.layout = std::move(layout);
+      if (std::optional<Layout> derived = layoutFromPartialCover(loop)) {
+        loop.layout = std::move(derived);
+        return true;
+      }
       LLVM_DEBUG(llvm::dbgs() << "fresh loop layout at "
                               << formatLoc(loop.op.getLoc()) << "\n");
       return true;

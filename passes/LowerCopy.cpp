@@ -297,12 +297,86 @@ private:
     return {vec, alignedStarts(other, vec)};
   }
 
+  /// A copy of a box of a fragment (`T.copy(acc_o[:valid_h, :], O_shared)`,
+  /// FlashDecoding): every register whose element lies in the box moves,
+  /// one element at a time; the test of its coordinates against the box
+  /// is folded where they are constants. Registers outside the box keep
+  /// their values (into a fragment) or are not stored (out of it).
+  LogicalResult partialFragmentSide(tile::CopyOp copy, const Fragment &frag,
+                                    const Box &fragBox, const Box &other,
+                                    bool toFragment) {
+    OpBuilder b(copy);
+    Location loc = copy.getLoc();
+    const Layout &layout = frag.layout;
+    Type otherElement = other.type().getElementType();
+    SmallVector<int> fragDims = fragBox.squeezedDims();
+    ArrayRef<int64_t> shape = fragBox.type().getShape();
+    Value storeOnce;
+    if (!toFragment)
+      if (int64_t mask = layout.replicaThreadMask())
+        storeOnce = arith::CmpIOp::create(
+            b, loc, arith::CmpIPredicate::eq,
+            arith::AndIOp::create(b, loc, kernel.threadId(),
+                                  constIndex(b, loc, mask)),
+            constIndex(b, loc, 0));
+    for (int64_t r = 0; r < layout.numRegisters(); ++r) {
+      SmallVector<Value> coord = kernel.coords(b, loc, layout, r);
+      // Inside the box, and the coordinates relative to its corner.
+      Value inBox;
+      SmallVector<Value> relative;
+      for (auto [d, c] : llvm::enumerate(coord)) {
+        Value off = fragBox.offsets[d];
+        bool fromZero = Box::isZero(off);
+        Value rel = fromZero ? c : Value(arith::SubIOp::create(b, loc, c, off));
+        if (llvm::is_contained(fragDims, int(d)))
+          relative.push_back(rel);
+        if (fromZero && fragBox.extents[d] == shape[d])
+          continue;
+        // rel in [0, extent): one unsigned compare.
+        inBox = andOf(b, loc, inBox,
+                      arith::CmpIOp::create(
+                          b, loc, arith::CmpIPredicate::ult, rel,
+                          constIndex(b, loc, fragBox.extents[d])));
+      }
+      SmallVector<Value> index = other.indices(b, loc, relative);
+      Value cond = inBounds(b, loc, other, index);
+      if (toFragment) {
+        Value old = kernel.loadRegister(b, loc, frag, r);
+        Value loaded = guardedValues(
+            b, loc, inBox, old.getType(),
+            [&](OpBuilder &gb) -> SmallVector<Value> {
+              Value in = guardedValues(
+                  gb, loc, cond, otherElement,
+                  [&](OpBuilder &lb) -> SmallVector<Value> {
+                    return {memref::LoadOp::create(
+                        lb, loc, other.buffer, other.placed(lb, loc, index))};
+                  },
+                  [&](OpBuilder &lb) -> SmallVector<Value> {
+                    return {zeroOf(lb, loc, otherElement)};
+                  })[0];
+              return {castScalar(gb, loc, in, old.getType())};
+            },
+            [&](OpBuilder &) -> SmallVector<Value> { return {old}; })[0];
+        kernel.storeRegister(b, loc, frag, r, loaded);
+      } else {
+        Value value = castScalar(b, loc, kernel.loadRegister(b, loc, frag, r),
+                                 otherElement);
+        guarded(b, loc, andOf(b, loc, andOf(b, loc, inBox, cond), storeOnce),
+                [&](OpBuilder &gb) {
+                  memref::StoreOp::create(gb, loc, value, other.buffer,
+                                          other.placed(gb, loc, index));
+                });
+      }
+    }
+    copy.erase();
+    return success();
+  }
+
   LogicalResult fragmentSide(tile::CopyOp copy, const Fragment &frag,
                              const Box &fragBox, const Box &other,
                              bool toFragment) {
     if (!wholeBuffer(fragBox))
-      return copy.emitError() << "copying part of fragment `" << frag.name
-                              << "` is not supported yet";
+      return partialFragmentSide(copy, frag, fragBox, other, toFragment);
     OpBuilder b(copy);
     Location loc = copy.getLoc();
     const Layout &layout = frag.layout;

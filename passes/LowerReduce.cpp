@@ -28,6 +28,7 @@
 #include "SIMTLowering.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -144,6 +145,69 @@ Value scratchFor(KernelLowering &kernel, ScratchPool &pool,
   return alloc.getResult();
 }
 
+/// Adds to `acc` the partials in `scratch` of the other warps of this
+/// thread's coset: tid ^ (every nonzero combination of `warpMasks`, shifted
+/// past the lane bits), in order of the combination's number. With few
+/// partials the combinations are unrolled. With many (a wide accumulator
+/// summed over its rows, as in padded-accumulator.tile: 7 x 48) they form
+/// an scf.for carrying `acc`: unrolled, the backend hoists every vector load
+/// of the partials above the adds and the code that follows, so that 7 x 48
+/// loaded values are live at once with the fragments and ptxas spills
+/// kilobytes; one iteration keeps one warp's partials live. The order of the
+/// additions is the same either way.
+void addWarpPartials(OpBuilder &b, Location loc, tile::ReduceKind kind,
+                     Value scratch, Value tid, int64_t outRegs,
+                     ArrayRef<int64_t> warpMasks, int64_t laneBits,
+                     MutableArrayRef<Value> acc) {
+  constexpr int64_t kMaxUnrolledPartials = 64;
+  int64_t combos = int64_t(1) << warpMasks.size();
+  auto addPartialsOf = [&](OpBuilder &b, Value warpXor,
+                           MutableArrayRef<Value> acc) {
+    Value other = arith::XOrIOp::create(b, loc, tid, warpXor);
+    Value otherBase =
+        arith::MulIOp::create(b, loc, other, constIndex(b, loc, outRegs));
+    for (int64_t k = 0; k < outRegs; ++k) {
+      Value partial = memref::LoadOp::create(
+          b, loc, scratch,
+          ValueRange{arith::AddIOp::create(b, loc, otherBase,
+                                           constIndex(b, loc, k))});
+      acc[k] = combine(b, loc, kind, acc[k], partial);
+    }
+  };
+  if (outRegs * (combos - 1) <= kMaxUnrolledPartials) {
+    for (int64_t c = 1; c < combos; ++c) {
+      int64_t warpXor = 0;
+      for (auto [i, mask] : llvm::enumerate(warpMasks))
+        if (c >> i & 1)
+          warpXor ^= mask;
+      addPartialsOf(b, constIndex(b, loc, warpXor << laneBits), acc);
+    }
+    return;
+  }
+  auto loop = scf::ForOp::create(b, loc, constIndex(b, loc, 1),
+                                 constIndex(b, loc, combos),
+                                 constIndex(b, loc, 1), ValueRange(acc));
+  OpBuilder body = OpBuilder::atBlockBegin(loop.getBody());
+  Value c = loop.getInductionVar();
+  Value zero = constIndex(body, loc, 0);
+  Value warpXor = zero;
+  for (auto [i, mask] : llvm::enumerate(warpMasks)) {
+    Value bit = arith::AndIOp::create(
+        body, loc,
+        arith::ShRUIOp::create(body, loc, c, constIndex(body, loc, i)),
+        constIndex(body, loc, 1));
+    Value set = arith::CmpIOp::create(body, loc, arith::CmpIPredicate::ne,
+                                      bit, zero);
+    Value term = arith::SelectOp::create(
+        body, loc, set, constIndex(body, loc, mask << laneBits), zero);
+    warpXor = arith::XOrIOp::create(body, loc, warpXor, term);
+  }
+  SmallVector<Value> carried(loop.getRegionIterArgs());
+  addPartialsOf(body, warpXor, carried);
+  scf::YieldOp::create(body, loc, carried);
+  llvm::copy(loop.getResults(), acc.begin());
+}
+
 LogicalResult lowerReduce(KernelLowering &kernel, ScratchPool &pool,
                           tile::ReduceOp reduce) {
   const Fragment *src = kernel.fragment(reduce.getSrc());
@@ -226,25 +290,8 @@ LogicalResult lowerReduce(KernelLowering &kernel, ScratchPool &pool,
                               ValueRange{arith::AddIOp::create(
                                   b, loc, base, constIndex(b, loc, k))});
     gpu::BarrierOp::create(b, loc);
-    // Every nonzero combination of the masks, in thread-id units.
-    int64_t combos = int64_t(1) << warpMasks.size();
-    for (int64_t c = 1; c < combos; ++c) {
-      int64_t warpXor = 0;
-      for (auto [i, mask] : llvm::enumerate(warpMasks))
-        if (c >> i & 1)
-          warpXor ^= mask;
-      Value other = arith::XOrIOp::create(
-          b, loc, tid, constIndex(b, loc, warpXor << laneBits));
-      Value otherBase =
-          arith::MulIOp::create(b, loc, other, constIndex(b, loc, outRegs));
-      for (int64_t k = 0; k < outRegs; ++k) {
-        Value partial = memref::LoadOp::create(
-            b, loc, scratch,
-            ValueRange{arith::AddIOp::create(b, loc, otherBase,
-                                             constIndex(b, loc, k))});
-        acc[k] = combine(b, loc, kind, acc[k], partial);
-      }
-    }
+    addWarpPartials(b, loc, kind, scratch, tid, outRegs,
+                    warpMasks, laneBits, acc);
     gpu::BarrierOp::create(b, loc);
   }
 

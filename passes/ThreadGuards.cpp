@@ -355,6 +355,13 @@ LogicalResult simt::checkThreadGuards(KernelLowering &kernel,
     FailureOr<ThreadSpan> span = threadSpan(kernel, op);
     if (failed(span))
       return failure();
+    // `T.sync_threads(id, count)`: the threads that reach it are its count.
+    if (auto count = op->getAttrOfType<IntegerAttr>("tile.arrive_count");
+        count && count.getInt() != span->count)
+      return op->emitError()
+             << "`T.sync_threads` waits for " << count.getInt()
+             << " threads, but threads " << rangeText(*span) << " ("
+             << span->count << ") reach it";
     if (span->count == kernel.getThreads())
       continue;
     std::string who = describe(op) + " runs on threads " + rangeText(*span) +

@@ -1236,8 +1236,10 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
   OpBuilder::InsertionGuard guard(builder);
   SmallVector<mlir::Value> ivs;
   StringRef what = "loop";
+  tile::ParallelOp parallel;
   if (spec.kind == sema::LoopSpec::Parallel) {
     auto op = tile::ParallelOp::create(builder, l, spec.extents);
+    parallel = op;
     builder.setInsertionPoint(op.getBody()->getTerminator());
     for (BlockArgument a : op.getBody()->getArguments())
       ivs.push_back(a);
@@ -1306,6 +1308,8 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
     error(s.getRange(), "`return` cannot leave a device loop");
     return Flow::Error;
   }
+  if (parallel && f == Flow::Normal)
+    mergeParallelNest(parallel);
   return f;
 }
 

@@ -25,6 +25,10 @@
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringMap.h"
 
+namespace tilec::tile {
+class ParallelOp;
+} // namespace tilec::tile
+
 namespace tilec::sema {
 /// A name's binding in a scope.
 struct Binding {
@@ -111,6 +115,10 @@ bool isEagerFactory(const ast::FunctionDefStmt &factory);
 std::vector<llvm::StringRef> eagerRuntimeParams(const ast::FunctionDefStmt &f);
 /// The names the factory declares with `T.const("...")` string literals.
 std::vector<std::string> eagerConstNames(const ast::FunctionDefStmt &f);
+
+/// Folds a T.Parallel loop whose body is a single T.Parallel loop into one
+/// loop over both iteration spaces, outer variables first (ParallelNest.cpp).
+void mergeParallelNest(tile::ParallelOp outer);
 
 /// How a statement ended.
 enum class Flow { Normal, Break, Continue, Return, Error };
@@ -240,6 +248,10 @@ public:
   std::string constHint(const Value &v) const;
   /// T.copy between two global tensors: a T.Parallel loop of element moves
   /// with bounds checks (ElementwiseTiles.cpp).
+  /// T.fill of a region of a shared buffer or a fragment, as a T.Parallel
+  /// loop over the region (ElementwiseTiles.cpp).
+  mlir::LogicalResult emitRegionFill(const Region &box, mlir::Value value,
+                                     llvm::SMRange range);
   mlir::LogicalResult emitGlobalCopy(const Region &src, const Region &dst,
                                      llvm::SMRange range);
   /// T.alloc_global outside T.Kernel: a workspace pointer argument of the

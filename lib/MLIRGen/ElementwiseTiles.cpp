@@ -21,7 +21,20 @@
 //             T.atomic_add(dst[o0 + i, o1 + j], src[...])
 //
 //   (TileLang vectorizes them where the hardware has vector atomics; tilec
-//   issues scalar ones).
+//   issues scalar ones);
+// * T.fill / T.clear of a region of a shared buffer (`T.fill(s_count[0],
+//   0)`): TileLang fills the box with a parallel loop over it,
+//
+//     for i in T.Parallel(1):
+//         s_count[o0 + i] = value
+//
+//   and of a region of a fragment (`T.fill(acc[4:12, :], 0)`), with the
+//   loop over the whole fragment, guarded to the region, so that it follows
+//   the fragment's layout (TileLang partitions the fill by that layout):
+//
+//     for i, j in T.Parallel(16, 64):
+//         if 4 <= i < 12:
+//             acc[i, j] = value
 //
 //===----------------------------------------------------------------------===//
 
@@ -192,6 +205,75 @@ LogicalResult Elaborator::emitTileAtomicAdd(const Region &src,
   if (failed(out))
     return failure();
   tile::AtomicAddOp::create(builder, l, dst.buffer->memref, d->indices, *out);
+  return success();
+}
+
+LogicalResult Elaborator::emitRegionFill(const Region &box, mlir::Value value,
+                                         SMRange range) {
+  // `buf[i, j]` (every index a point) is a box of one element.
+  Region r = box;
+  for (int64_t &x : r.extents)
+    x = x < 0 ? 1 : x;
+  Location l = loc(range.Start);
+  OpBuilder::InsertionGuard guard(builder);
+  if (r.buffer->scope == MemScope::Fragment) {
+    // Over the whole fragment, guarded to the region: the loop indexes the
+    // fragment with its own variables, so it takes the fragment's layout and
+    // each thread writes only elements it holds (a loop over the region
+    // alone, at an offset, would be laid out on its own).
+    SmallVector<int64_t> shape;
+    for (const Value &d : r.buffer->shape)
+      shape.push_back(d.getInt());
+    auto par = tile::ParallelOp::create(builder, l, shape);
+    builder.setInsertionPoint(par.getBody()->getTerminator());
+    mlir::Value inside;
+    auto both = [&](mlir::Value c) {
+      inside = inside ? arith::AndIOp::create(builder, l, inside, c) : c;
+    };
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (r.offsets[d].isIntLike() && r.offsets[d].getInt() == 0 &&
+          r.extents[d] == shape[d])
+        continue;
+      FailureOr<mlir::Value> lo = toIndex(r.offsets[d], range);
+      if (failed(lo))
+        return failure();
+      mlir::Value iv = par.getBody()->getArgument(d);
+      mlir::Value hi = arith::AddIOp::create(
+          builder, l, *lo, arith::ConstantIndexOp::create(builder, l,
+                                                          r.extents[d]));
+      both(arith::CmpIOp::create(builder, l, arith::CmpIPredicate::sge, iv,
+                                 *lo));
+      both(arith::CmpIOp::create(builder, l, arith::CmpIPredicate::slt, iv,
+                                 hi));
+    }
+    if (inside) {
+      auto ifOp = scf::IfOp::create(builder, l, inside, /*else=*/false);
+      builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+    }
+    memref::StoreOp::create(builder, l, value, r.buffer->memref,
+                            par.getBody()->getArguments());
+    return success();
+  }
+  SmallVector<int64_t> extents;
+  for (int64_t x : r.extents)
+    if (x != 1)
+      extents.push_back(x);
+  bool onePoint = extents.empty();
+  if (onePoint)
+    extents.push_back(1);
+  auto par = tile::ParallelOp::create(builder, l, extents);
+  builder.setInsertionPoint(par.getBody()->getTerminator());
+  SmallVector<mlir::Value> ivs(par.getBody()->getArguments().begin(),
+                               par.getBody()->getArguments().end());
+  ArrayRef<mlir::Value> used = onePoint ? ArrayRef<mlir::Value>() : ivs;
+  FailureOr<SideAccess> d = accessOf(*this, r, used, range, l);
+  if (failed(d))
+    return failure();
+  if (d->inBounds) {
+    auto ifOp = scf::IfOp::create(builder, l, d->inBounds, /*else=*/false);
+    builder.setInsertionPoint(ifOp.thenBlock()->getTerminator());
+  }
+  memref::StoreOp::create(builder, l, value, r.buffer->memref, d->indices);
   return success();
 }
 

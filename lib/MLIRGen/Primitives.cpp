@@ -806,7 +806,22 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     auto b = name == "T.clear" ? bind({"buffer"}, 1) : bind({"buffer", "value"}, 2);
     if (failed(b))
       return failure();
-    FailureOr<std::shared_ptr<BufferObject>> buf = toBuffer(*(*b)[0], "the buffer of `" + name + "`");
+    // A region of a shared buffer or a fragment is filled element-wise.
+    const Value &target = (*b)[0]->value;
+    std::optional<Region> box;
+    if (target.is(Value::Subscript)) {
+      MemScope scope = target.getSubscript().base.getBuffer().scope;
+      if (scope == MemScope::Shared || scope == MemScope::Fragment) {
+        FailureOr<Region> r =
+            toRegion(*(*b)[0], "the buffer of `" + name + "`");
+        if (failed(r))
+          return failure();
+        box = *r;
+      }
+    }
+    FailureOr<std::shared_ptr<BufferObject>> buf =
+        box ? FailureOr<std::shared_ptr<BufferObject>>(box->buffer)
+            : toBuffer(*(*b)[0], "the buffer of `" + name + "`");
     if (failed(buf))
       return failure();
     if ((*buf)->scope == MemScope::Global) {
@@ -823,6 +838,11 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     FailureOr<mlir::Value> iv = toIR(*s, irType((*buf)->dtype), vr);
     if (failed(iv))
       return failure();
+    if (box) {
+      if (failed(emitRegionFill(*box, *iv, args.range)))
+        return failure();
+      return Value::none();
+    }
     tile::FillOp::create(builder, loc(at), (*buf)->memref, *iv);
     return Value::none();
   }
@@ -1180,6 +1200,15 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       return failure();
     if (failed(remapIndices(buf, idx, (*b)[0]->range)))
       return failure();
+    if ((*b)[3] && (*b)[3]->value.truthy()) {
+      // `return_prev=True`: the element's value before the add.
+      bool isFloat = buf.dtype.isFloat();
+      auto rmw = memref::AtomicRMWOp::create(
+          builder, loc(at),
+          isFloat ? arith::AtomicRMWKind::addf : arith::AtomicRMWKind::addi,
+          *v, buf.memref, idx);
+      return wrapRuntime(rmw.getResult(), buf.dtype, /*isIndex=*/false);
+    }
     tile::AtomicAddOp::create(builder, loc(at), buf.memref, idx, *v);
     return Value::none();
   }
@@ -1244,6 +1273,15 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     spec->step = Value::integer(1);
     if (!pipelined && (*b)[2])
       spec->step = (*b)[2]->value;
+    // A T.alloc_var bound is read once, where the loop starts (TileLang's
+    // loop extent is the variable's value there).
+    for (Value *v : {&spec->start, &spec->stop, &spec->step})
+      if (v->is(Value::Buffer) && v->getBuffer().scope == MemScope::Var) {
+        FailureOr<Value> s = toScalar(*v, args.range);
+        if (failed(s))
+          return failure();
+        *v = *s;
+      }
     for (const Value *v : {&spec->start, &spec->stop, &spec->step})
       if (!(v->isIntLike() || v->is(Value::Runtime) || v->is(Value::Symbol) ||
             v->is(Value::Subscript))) {
@@ -1518,7 +1556,44 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     tile::DeviceAssertOp::create(builder, loc(at), cond->getRuntime().value, msg);
     return Value::none();
   }
-  if (name == "T.sync_threads" || name == "T.syncthreads" || name == "T.barrier_wait") {
+  if (name == "T.sync_threads" || name == "T.syncthreads") {
+    // TileLang's `T.sync_threads(barrier_id, arrive_count)` is `bar.sync id,
+    // count`: a barrier among the `count` threads that reach it. tilec
+    // numbers the barriers of thread ranges itself (tile-lower-simt's
+    // thread guards), so the count is checked against the threads that do
+    // reach it and the id is only checked to be a hardware barrier.
+    if (failed(requireKernel(args)))
+      return failure();
+    auto b = bind({"barrier_id", "arrive_count"}, 0);
+    if (failed(b))
+      return failure();
+    std::optional<int64_t> count;
+    for (int k = 0; k < 2; ++k) {
+      if (!(*b)[k] || (*b)[k]->value.isNone())
+        continue;
+      FailureOr<int64_t> v =
+          requireInt(*(*b)[k], k == 0 ? "`barrier_id`" : "`arrive_count`");
+      if (failed(v))
+        return failure();
+      if (k == 0 && (*v < 0 || *v > 15)) {
+        error((*b)[k]->range, "`barrier_id` must be a hardware barrier, 0 "
+                              "to 15, not " + Twine(*v));
+        return failure();
+      }
+      if (k == 1 && *v <= 0) {
+        error((*b)[k]->range, "`arrive_count` must be positive, not " +
+                                  Twine(*v));
+        return failure();
+      }
+      if (k == 1)
+        count = *v;
+    }
+    auto op = tile::BarrierOp::create(builder, loc(at));
+    if (count)
+      op->setAttr("tile.arrive_count", builder.getI64IntegerAttr(*count));
+    return Value::none();
+  }
+  if (name == "T.barrier_wait") {
     if (failed(requireKernel(args)) || failed(bind({}, 0)))
       return failure();
     tile::BarrierOp::create(builder, loc(at));
