@@ -14,7 +14,9 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 root=$PWD
+# The shared runner beside the project (a worktree elsewhere: /work/shared).
 shared=${SXS_SHARED:-$root/../shared/sxs}
+[[ -f $shared/prepare.py || -n ${SXS_SHARED:-} ]] || shared=/work/shared/sxs
 tilec=$root/build/bin/tilec
 [[ -x $tilec ]] || { echo "o2_ab: build tilec first ($tilec)" >&2; exit 1; }
 [[ -f $shared/prepare.py ]] || { echo "o2_ab: no $shared/prepare.py" >&2; exit 1; }
