@@ -471,7 +471,8 @@ tilec::detail::translateToLLVMIR(ModuleOp module, const TargetInfo &target,
     // LLVM dialect's symbol uses); once, after the last, still stops
     // invalid IR before the translation.
     pm.enableVerifier(false);
-    mlir::TimingScope passTiming = nestTiming(options, "convert to the LLVM dialect");
+    mlir::TimingScope passTiming =
+        nestTiming(options, "convert to the LLVM dialect");
     if (options.timing)
       pm.enableTiming(passTiming);
     if (failed(pm.run(*work[w])) || failed(mlir::verify(*work[w])))
