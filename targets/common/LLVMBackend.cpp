@@ -363,8 +363,12 @@ FailureOr<PreparedModule> detail::prepareModule(mlir::ModuleOp module,
   PreparedModule prepared;
   prepared.ctx = std::make_unique<llvm::LLVMContext>();
   mlir::TimingScope translateTiming = nestTiming(options, "translate to LLVM IR");
+  // Its parts (the conversion passes, the translation) nest in it.
+  CodegenOptions translateOptions = options;
+  if (options.timing)
+    translateOptions.timing = &translateTiming;
   FailureOr<std::unique_ptr<llvm::Module>> translated =
-      translateToLLVMIR(module, target, options, *prepared.ctx);
+      translateToLLVMIR(module, target, translateOptions, *prepared.ctx);
   if (failed(translated))
     return failure();
   translateTiming.stop();

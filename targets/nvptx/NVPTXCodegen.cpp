@@ -248,7 +248,7 @@ tilec::assemblePTX(llvm::StringRef ptx, Location loc,
   std::vector<std::string> args = {
       ptxas,
       "-arch=" + target->chip().str(),
-      "-O" + std::to_string(std::min(options.optLevel, 3u)),
+      "-O" + std::to_string(std::min(options.ptxasOptLevel, 3u)),
       "-v",
   };
   args.insert(args.end(), options.ptxasArgs.begin(), options.ptxasArgs.end());

@@ -376,6 +376,7 @@ int runDriver(DriverOptions opts) {
 
   CodegenOptions cg;
   cg.chip = opts.target;
+  cg.optLevel = opts.optLevel;
   cg.cudaPath = opts.cudaPath;
   cg.rocmPath = opts.rocmPath;
   mlir::TimingScope codegenTiming = rootTiming.nest("codegen");

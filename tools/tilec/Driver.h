@@ -63,6 +63,9 @@ struct DriverOptions {
   /// --cuda-path / --rocm-path: roots of the toolkits (Toolchain.h).
   std::string cudaPath;
   std::string rocmPath;
+  /// -O0 .. -O3: the LLVM optimization level of the device code (the IR
+  /// pipeline and the backend). ptxas stays at -O3 (CodegenOptions).
+  unsigned optLevel = 3;
   /// -findex-bits=auto|32|64 (tilec/Support/IndexWidth.h).
   IndexBits indexBits = IndexBits::Auto;
   /// -ftime-report: per-stage and per-pass times on stderr.

@@ -90,6 +90,12 @@ int main(int argc, char **argv) {
         arg == "-ftime-report" || arg.rfind("-findex-bits", 0) == 0)
       arg = "-" + arg;
 
+  // A bare -O would take the next argument as its level.
+  if (std::find(args.begin() + 1, args.end(), "-O") != args.end()) {
+    std::cerr << "tilec: error: -O: expected -O0, -O1, -O2 or -O3\n";
+    return ExitUsageError;
+  }
+
   DriverOptions opts;
   CLI::App app{"tilec: ahead-of-time compiler for TileLang .tile kernels",
                "tilec"};
@@ -136,6 +142,15 @@ int main(int argc, char **argv) {
                "Experimental, sm_90a: the consumer warpgroups of a "
                "warp-specialized loop of several gemms (FlashAttention) take "
                "turns issuing its first gemm");
+  // As compilers spell it (-O2; the last one given counts). It is the LLVM
+  // level of the device code; ptxas stays at -O3 like nvcc's, because its
+  // register and spill report is what the resource checks read.
+  std::string optLevel;
+  app.add_option("-O,--optimize", optLevel,
+                 "-O0 .. -O3: LLVM optimization level of the device code "
+                 "(default -O3; ptxas runs at -O3 either way)")
+      ->type_name("LEVEL")
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_flag("--overlap-gemms", opts.overlapGemms,
                "Experimental, sm_90a: keep the last wgmma gemm of a "
                "warp-specialized loop (FlashAttention's P V) in flight "
@@ -174,6 +189,15 @@ int main(int argc, char **argv) {
     std::cerr << "tilec: error: -findex-bits: expected auto, 32 or 64, not '"
               << indexBits << "'\n";
     return ExitUsageError;
+  }
+
+  if (!optLevel.empty()) {
+    if (optLevel.size() != 1 || optLevel[0] < '0' || optLevel[0] > '3') {
+      std::cerr << "tilec: error: -O" << optLevel
+                << ": expected -O0, -O1, -O2 or -O3\n";
+      return ExitUsageError;
+    }
+    opts.optLevel = static_cast<unsigned>(optLevel[0] - '0');
   }
 
   if (!targetList.empty()) {

@@ -74,9 +74,13 @@ struct CodegenOptions {
   /// The module's `#tile.target` decides; when both are given they must
   /// agree, and an empty `chip` takes the module's.
   std::string chip;
-  /// LLVM optimization level 0-3 for the IR pipeline and the backend; also
-  /// passed to ptxas as -O<level>.
+  /// LLVM optimization level 0-3 for the IR pipeline and the backend
+  /// (tilec -O0 .. -O3).
   unsigned optLevel = 3;
+  /// ptxas's -O level (0-3), apart from `optLevel` as nvcc keeps it: ptxas
+  /// allocates the registers, and its report is what the resource checks
+  /// and the header read, so a lighter LLVM pipeline leaves it at -O3.
+  unsigned ptxasOptLevel = 3;
   /// Width of `index` on the device (32 or 64). 32 is cheaper (fewer
   /// registers and instructions) and right while every index, including
   /// linearized addresses in elements, fits in a signed 32-bit integer.
