@@ -47,6 +47,13 @@ FailureOr<gemm::AccumulatorPlan> gemm::planMfma(tile::GemmOp gemm,
            << "T.gemm on the MFMA path needs waves of " << kMfmaLanes
            << " lanes, the warp size is " << waveSize;
   int64_t numWaves = threads / waveSize;
+  // LowerGemmMFMA.cpp numbers the waves as a power-of-two grid; the
+  // phantom waves of an odd count (placeWarps) are not supported there.
+  if (!isPowerOfTwo(numWaves))
+    return gemm.emitError()
+           << "T.gemm on the MFMA path needs a power-of-two number of waves, "
+              "the block has "
+           << numWaves << " (" << threads << " threads)";
   MMAElementType type = in.isF16() ? MMAElementType::F16 : MMAElementType::BF16;
   SmallVector<Candidate> candidates;
   for (const MMAInstruction &instr : target.mmaInstructions()) {

@@ -88,6 +88,13 @@ llvm::Expected<WgmmaShape> wgmmaShape(const TargetInfo &target,
   int64_t groupsM = warps->warpsM / 4;
   if (m % groupsM || n % warps->warpsN)
     return fail("the warpgroup split does not divide the tile");
+  // A warpgroup count along M that is not a power of two takes the high
+  // warp bits (placeWarps), which the lowering's warpgroup numbering
+  // (g % groupsM along M) matches only with the warpgroups all along M.
+  if (!llvm::isPowerOf2_64(uint64_t(groupsM)) && warps->warpsN != 1)
+    return fail("a split of " + Twine(groupsM) +
+                " warpgroups along M needs every warpgroup along M, got " +
+                Twine(groupsM) + "x" + Twine(warps->warpsN));
   shape.mWG = m / groupsM;
   shape.nWG = n / warps->warpsN;
   if (shape.mWG % 64)

@@ -105,6 +105,10 @@ private:
   mlir::Location loc;
   const Fragment *acc = nullptr;
   int64_t warpsM = 1, warpsN = 1, lanes = 32, kDim = 0;
+  /// Where each warp's part of the accumulator starts (MmaLayouts.h):
+  /// warps one atom apart, or a contiguous run each along a dimension
+  /// whose warp count is not a power of two.
+  WarpPlacement place;
   /// K of one instruction and the operands' element width.
   int64_t kStep = 16, elemBits = 16;
   /// The operand fragments of the instruction (element registers).

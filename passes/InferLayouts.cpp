@@ -270,7 +270,8 @@ private:
         layoutFromAttr(attr, type.getShape(), error);
     std::optional<Layout> layout;
     if (linear)
-      layout = Layout::get(*linear, type.getShape(), error);
+      layout =
+          Layout::get(*linear, type.getShape(), error, threadsFor(buffer));
     if (layout && layout->numThreads() != threadsFor(buffer))
       error = "the layout spreads over " +
               std::to_string(layout->numThreads()) + " threads but " +
@@ -329,7 +330,8 @@ private:
         std::optional<LinearLayout> linear =
             layoutFromAttr(attr, loop.getExtents(), error);
         if (linear)
-          state.layout = Layout::get(*linear, loop.getExtents(), error);
+          state.layout = Layout::get(*linear, loop.getExtents(), error,
+                                     threadsOf(loop, threads));
         if (!error.empty())
           return loop.emitError() << "invalid loop_layout: " << error;
       }
@@ -346,7 +348,8 @@ private:
                        Operation *origin, StringRef how) {
     auto type = cast<MemRefType>(buffer.getType());
     std::string error;
-    std::optional<Layout> layout = Layout::get(linear, type.getShape(), error);
+    std::optional<Layout> layout =
+        Layout::get(linear, type.getShape(), error, threadsFor(buffer));
     if (!layout)
       return origin->emitError()
              << "cannot lay out fragment `" << name(buffer) << "` of shape "
@@ -552,7 +555,8 @@ private:
                          loop.op.getExtents(), error);
           std::optional<Layout> layout;
           if (linear)
-            layout = Layout::get(*linear, loop.op.getExtents(), error);
+            layout = Layout::get(*linear, loop.op.getExtents(), error,
+                                 threadsOf(loop.op, threads));
           if (!layout)
             return loop.op.emitError() << "cannot lay out this loop like `"
                                        << name(best->buffer) << "`: " << error;
@@ -666,7 +670,8 @@ private:
         llvm::consumeError(linear.takeError());
         continue;
       }
-      std::optional<Layout> layout = Layout::get(*linear, extents, error);
+      std::optional<Layout> layout =
+          Layout::get(*linear, extents, error, threadsOf(loop.op, threads));
       if (!layout)
         continue;
       std::optional<Layout> fresh = std::move(loop.layout);
@@ -724,7 +729,7 @@ private:
         linear = makeBlocked(extents, vec, loopThreads, warpSize, error);
       std::optional<Layout> layout;
       if (linear)
-        layout = Layout::get(*linear, extents, error);
+        layout = Layout::get(*linear, extents, error, loopThreads);
       if (!layout)
         return loop.op.emitError() << "cannot lay out this loop: " << error;
       loop.layout = std::move(layout);
@@ -966,7 +971,8 @@ private:
         selectDims(*src.layout, reducedDims(reduce), dstType.getShape(), error);
     std::optional<Layout> derived;
     if (linear)
-      derived = Layout::get(*linear, dstType.getShape(), error);
+      derived = Layout::get(*linear, dstType.getShape(), error,
+                            threadsFor(reduce.getDst()));
     if (derived && runsEverywhere(*derived))
       return success();
     InFlightDiagnostic diag = reduce.emitError();
@@ -1114,22 +1120,10 @@ struct TileInferLayouts : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
     int64_t warpSize = target->warpSize();
     bool failed = false;
     for (Operation *kernel : kernels) {
+      // A thread count that is not a power of two (12 warps) is accepted:
+      // layouts span the next power of two, and Layout::get checks that
+      // the phantom threads past the block hold only padding or copies.
       int64_t threads = *kernelThreads(kernel);
-      if (!isPowerOfTwo(threads)) {
-        // Layouts over a partial warp set are not GF(2)-linear; only
-        // kernels with fragments care.
-        bool hasFragments = false;
-        kernel->walk([&](tile::AllocOp alloc) {
-          hasFragments |= fragmentAlloc(alloc.getResult()) != nullptr;
-        });
-        if (hasFragments) {
-          kernel->emitError() << "kernels with fragments need a power-of-two "
-                                 "thread count, not "
-                              << threads;
-          failed = true;
-          continue;
-        }
-      }
       // The threads of each T.ws region and of the fragments it uses, which
       // every layout below spans.
       if (mlir::failed(inferPartitions(kernel, threads))) {

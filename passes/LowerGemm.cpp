@@ -12,7 +12,9 @@
 // tile.gemm: the accumulator's layout is read back and checked, register by
 // register and thread by thread, to be mma.sync m16n8k16 accumulator tiles
 // (4 registers each) placed at a per-warp origin
-// (16 * (warp % warpsM), 8 * (warp / warpsM)) plus a constant per tile;
+// (16 * (warp % warpsM), 8 * (warp / warpsM)) plus a constant per tile
+// (placeWarps' origin: along a dimension whose warp count is not a power
+// of two, each warp's contiguous run instead);
 // this yields the warp's list of m16 and n8 tile origins. Then for every
 // k-step of 16 (unrolled): one ldmatrix.x4 per m16 tile of A, one
 // ldmatrix.x4 (.trans when B is stored N-fastest) per pair of n8 tiles of
@@ -443,6 +445,15 @@ FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
                         "tile-infer-layouts first");
   gemm.warpsM = mma.getWarpsM();
   gemm.warpsN = mma.getWarpsN();
+  {
+    auto cShape = cast<MemRefType>(op.getC().getType()).getShape();
+    llvm::Expected<WarpPlacement> place =
+        placeWarps(16, 8, cShape[0], cShape[1],
+                   {gemm.warpsM, gemm.warpsN}, true, true);
+    if (!place)
+      return op.emitError() << errorText(place.takeError());
+    gemm.place = *place;
+  }
   gemm.kStep = mma.getK();
   gemm.elemBits =
       cast<MemRefType>(op.getA().getType()).getElementTypeBitWidth();
@@ -499,8 +510,9 @@ LogicalResult MmaSyncGemm::readTiles() {
         for (int64_t i = 0; i < 4; ++i) {
           auto [dm, dn] =
               eval2(atom, {{"register", int32_t(i)}, {"lane", int32_t(l)}});
-          int64_t m = origin[0] + 16 * (w % warpsM) + dm;
-          int64_t n = origin[1] + 8 * (w / warpsM) + dn;
+          auto [wm, wn] = place.origin(w);
+          int64_t m = origin[0] + wm + dm;
+          int64_t n = origin[1] + wn + dn;
           if (layout.elementAt(4 * g + i, w * lanes + l) !=
               layout.flatten({m, n}))
             return fail("register " + Twine(4 * g + i) + " of lane " +
@@ -541,12 +553,12 @@ LogicalResult MmaSyncGemm::readOperandA() {
           int64_t w = t / lanes, l = t % lanes;
           auto [dm, dk] = eval2(atom, {{"register", r}, {"lane", int32_t(l)}});
           uint64_t element = layout.flatten(
-              {int64_t(m0) + 16 * (w % warpsM) + dm, kStep * s + dk});
+              {int64_t(m0) + place.origin(w).first + dm, kStep * s + dk});
           if (slot < 0) {
             auto it = registerOf.find(element ^ layout.threadFlat(t));
             if (it == registerOf.end())
               return fail("no register of thread " + Twine(t) + " holds (" +
-                          Twine(m0 + 16 * (w % warpsM) + dm) + ", " +
+                          Twine(m0 + place.origin(w).first + dm) + ", " +
                           Twine(kStep * s + dk) + ")");
             slot = it->second;
           }
@@ -747,12 +759,19 @@ void MmaSyncGemm::setUp(OpBuilder &b, Value bufferA, Value bufferB) {
   Value tid = partitionThreadId(b, loc, kernel->threadId(), op);
   Value lane = arith::RemUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
   Value warp = arith::DivUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
-  warpRow = arith::MulIOp::create(
-      b, loc, arith::RemUIOp::create(b, loc, warp, cIdx(b, loc, warpsM)),
-      cIdx(b, loc, 16));
-  warpCol = arith::MulIOp::create(
-      b, loc, arith::DivUIOp::create(b, loc, warp, cIdx(b, loc, warpsM)),
-      cIdx(b, loc, 8));
+  // The warp's coordinates as WarpPlacement::coords numbers them: the
+  // warps along M are the low ones unless their count is not a power of
+  // two.
+  int64_t low = place.mMinor ? warpsM : warpsN;
+  auto coord = [&](bool isLow) -> Value {
+    if (isLow)
+      return arith::RemUIOp::create(b, loc, warp, cIdx(b, loc, low));
+    return arith::DivUIOp::create(b, loc, warp, cIdx(b, loc, low));
+  };
+  warpRow = arith::MulIOp::create(b, loc, coord(place.mMinor),
+                                  cIdx(b, loc, place.strideM));
+  warpCol = arith::MulIOp::create(b, loc, coord(!place.mMinor),
+                                  cIdx(b, loc, place.strideN));
   std::tie(aRow, aCol) =
       laneMap(b, loc, ldmatrixA ? planA.rowStart : atomA, lane);
   Value bCol;

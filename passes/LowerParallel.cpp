@@ -604,11 +604,11 @@ LogicalResult simt::lowerParallel(KernelLowering &kernel,
   std::string error;
   std::optional<LinearLayout> linear =
       layoutFromAttr(attr, loop.getExtents(), error);
-  std::optional<Layout> layout;
-  if (linear)
-    layout = Layout::get(*linear, loop.getExtents(), error);
   // In a T.ws region: over the region's threads (InferPartitions.cpp).
   int64_t threads = threadsOf(loop, kernel.getThreads());
+  std::optional<Layout> layout;
+  if (linear)
+    layout = Layout::get(*linear, loop.getExtents(), error, threads);
   if (layout && layout->numThreads() != threads)
     error = "it spreads over " + std::to_string(layout->numThreads()) +
             " threads but " +

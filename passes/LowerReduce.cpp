@@ -158,12 +158,20 @@ Value scratchFor(KernelLowering &kernel, ScratchPool &pool,
 void addWarpPartials(OpBuilder &b, Location loc, tile::ReduceKind kind,
                      Value scratch, Value tid, int64_t outRegs,
                      ArrayRef<int64_t> warpMasks, int64_t laneBits,
-                     MutableArrayRef<Value> acc) {
+                     int64_t threads, MutableArrayRef<Value> acc) {
   constexpr int64_t kMaxUnrolledPartials = 64;
   int64_t combos = int64_t(1) << warpMasks.size();
   auto addPartialsOf = [&](OpBuilder &b, Value warpXor,
                            MutableArrayRef<Value> acc) {
     Value other = arith::XOrIOp::create(b, loc, tid, warpXor);
+    // A phantom partner (`threads` > 0: padding only, checked by the
+    // caller): read this thread's own slot and keep the accumulator.
+    Value real;
+    if (threads) {
+      real = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, other,
+                                   constIndex(b, loc, threads));
+      other = arith::SelectOp::create(b, loc, real, other, tid);
+    }
     Value otherBase =
         arith::MulIOp::create(b, loc, other, constIndex(b, loc, outRegs));
     for (int64_t k = 0; k < outRegs; ++k) {
@@ -171,7 +179,9 @@ void addWarpPartials(OpBuilder &b, Location loc, tile::ReduceKind kind,
           b, loc, scratch,
           ValueRange{arith::AddIOp::create(b, loc, otherBase,
                                            constIndex(b, loc, k))});
-      acc[k] = combine(b, loc, kind, acc[k], partial);
+      Value combined = combine(b, loc, kind, acc[k], partial);
+      acc[k] = real ? arith::SelectOp::create(b, loc, real, combined, acc[k])
+                    : Value(combined);
     }
   };
   if (outRegs * (combos - 1) <= kMaxUnrolledPartials) {
@@ -279,6 +289,37 @@ LogicalResult lowerReduce(KernelLowering &kernel, ScratchPool &pool,
 
   // 3. Warps, through shared memory.
   SmallVector<int64_t> warpMasks = sharingMasks(warpProj, warpFull);
+  // A block of 12 warps has layouts over 16 (placeWarps): a combination
+  // across warps may reach a phantom warp past the block, which does not
+  // run. Where every element it would hold is padding past the tile (the
+  // rows of a 12x1 gemm accumulator summed per column), its part is the
+  // identity and is skipped at run time; anything else is an error.
+  bool phantomPartners = false;
+  int64_t combos = int64_t(1) << warpMasks.size();
+  auto xorOf = [&](int64_t c) {
+    int64_t warpXor = 0;
+    for (auto [i, mask] : llvm::enumerate(warpMasks))
+      if (c >> i & 1)
+        warpXor ^= mask;
+    return warpXor << laneBits;
+  };
+  if (in.numThreads() < in.spannedThreads())
+    for (int64_t c = 1; c < combos; ++c)
+      for (int64_t t = 0; t < in.numThreads(); ++t) {
+        int64_t other = t ^ xorOf(c);
+        if (other < in.numThreads())
+          continue;
+        phantomPartners = true;
+        for (int64_t r = 0; r < in.numRegisters(); ++r)
+          if (in.isInside(in.elementAt(r, other)))
+            return reduce.emitError()
+                   << "cannot reduce `" << src->name << "` across warps: its "
+                   << in.numWarps() << " warps are laid out as "
+                   << in.spannedThreads() / in.numLanes() << ", and warp "
+                   << t / in.numLanes() << " would combine with phantom warp "
+                   << other / in.numLanes()
+                   << ", which would hold elements of the tile";
+      }
   if (!warpMasks.empty()) {
     int64_t threads = in.numThreads();
     Value scratch = scratchFor(kernel, pool, reduce, type, threads * outRegs);
@@ -290,8 +331,8 @@ LogicalResult lowerReduce(KernelLowering &kernel, ScratchPool &pool,
                               ValueRange{arith::AddIOp::create(
                                   b, loc, base, constIndex(b, loc, k))});
     gpu::BarrierOp::create(b, loc);
-    addWarpPartials(b, loc, kind, scratch, tid, outRegs,
-                    warpMasks, laneBits, acc);
+    addWarpPartials(b, loc, kind, scratch, tid, outRegs, warpMasks, laneBits,
+                    phantomPartners ? threads : 0, acc);
     gpu::BarrierOp::create(b, loc);
   }
 

@@ -92,11 +92,11 @@ LogicalResult KernelLowering::addFragment(tile::AllocOp alloc) {
   std::string error;
   std::optional<LinearLayout> linear =
       layoutFromAttr(attr, type.getShape(), error);
-  std::optional<Layout> layout;
-  if (linear)
-    layout = Layout::get(*linear, type.getShape(), error);
   // A fragment of a T.ws partition spreads over its threads only.
   int64_t owners = threadsOf(alloc, threads);
+  std::optional<Layout> layout;
+  if (linear)
+    layout = Layout::get(*linear, type.getShape(), error, owners);
   if (layout && layout->numThreads() != owners)
     error = "its layout spreads over " + std::to_string(layout->numThreads()) +
             " threads but " +

@@ -268,6 +268,21 @@ decide(tile::PipelinedOp loop, const TargetInfo &target, std::string &why) {
                         8);
   };
   int64_t needed = fragmentRegisters(kernel, consumers);
+  // 3 consumer warpgroups (384 threads, 192x256 tiles, 128 accumulators a
+  // thread) plus the producer are 512 threads, 128 registers a thread at
+  // launch, and ptxas rejects the m64n256 wgmma there ("Insufficient
+  // registers (128)", C7602) whatever setmaxnreg would give the
+  // consumers. Checked only for consumer counts that are not powers of
+  // two (np6), where that was seen; the kernels that ran before keep
+  // their plan.
+  if (!llvm::isPowerOf2_64(uint64_t(consumers)) &&
+      needed > int64_t(target.maxRegistersPerThreadInBlock(threads))) {
+    why = "its fragments need about " + std::to_string(needed) +
+          " registers a thread, and a block of " + std::to_string(threads) +
+          " threads allows " +
+          std::to_string(target.maxRegistersPerThreadInBlock(threads));
+    return failure();
+  }
   // A GEMM's producer keeps 40 where the consumers' fragments leave room
   // (CUTLASS's split for two consumer warpgroups, 232 + 40): at 24 it
   // spills the coordinates of a deeper ring (128x256x64 in 4 stages).

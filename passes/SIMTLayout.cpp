@@ -132,7 +132,8 @@ std::optional<int64_t> simt::stridedRealign(Attribute attr) {
 //===----------------------------------------------------------------------===//
 
 std::optional<Layout> Layout::get(const LinearLayout &linear,
-                                  ArrayRef<int64_t> shape, std::string &error) {
+                                  ArrayRef<int64_t> shape, std::string &error,
+                                  int64_t threads) {
   Layout result;
   result.lin = linear;
   result.tileShape.assign(shape.begin(), shape.end());
@@ -192,6 +193,10 @@ std::optional<Layout> Layout::get(const LinearLayout &linear,
   }
   result.lanes = int64_t(1) << laneBases.size();
   result.warps = int64_t(1) << warpBases.size();
+  int64_t span = result.lanes * result.warps;
+  // Phantom threads only where the real ones are more than half the span
+  // (else the layout is simply over another thread count).
+  bool phantoms = threads > span / 2 && threads < span;
   result.threadBasisCoords = laneBases;
   result.threadBasisCoords.append(warpBases);
 
@@ -217,10 +222,11 @@ std::optional<Layout> Layout::get(const LinearLayout &linear,
   };
   result.regFlats = table(regBases);
   result.threadFlats = table(result.threadBasisCoords);
-  if (result.flatShape != result.tileShape) {
+  if (result.flatShape != result.tileShape || phantoms) {
     // Registers past a non-power-of-two extent hold nothing: keep the
-    // others, in order (the same ones on every thread, checked).
-    llvm::Expected<std::vector<int32_t>> kept = registersWithin(linear, shape);
+    // others, in order (the same ones on every real thread, checked).
+    llvm::Expected<std::vector<int32_t>> kept =
+        registersWithin(linear, shape, phantoms ? threads : 0);
     if (!kept) {
       error = llvm::toString(kept.takeError());
       return std::nullopt;
@@ -230,9 +236,19 @@ std::optional<Layout> Layout::get(const LinearLayout &linear,
       flats.push_back(result.regFlats[r]);
     result.regFlats = std::move(flats);
   }
+  result.threads = phantoms ? threads : span;
+  result.warps = (result.threads + result.lanes - 1) / result.lanes;
   for (auto [r, flat] : llvm::enumerate(result.regFlats))
     result.regOfFlat.try_emplace(flat, int64_t(r));
   return result;
+}
+
+bool Layout::isInside(uint64_t e) const {
+  SmallVector<int64_t> coord = unflatten(e);
+  for (auto [c, extent] : llvm::zip(coord, tileShape))
+    if (c >= extent)
+      return false;
+  return true;
 }
 
 int64_t Layout::numElements() const {
@@ -305,8 +321,12 @@ std::optional<LinearLayout> simt::makeBlocked(ArrayRef<int64_t> shape,
                                               int64_t vec, int64_t threads,
                                               int64_t warpSize,
                                               std::string &error) {
-  llvm::Expected<LinearLayout> layout =
-      blockedLayout(shape, vec, threads, warpSize);
+  // A thread count that is not a power of two is laid out over the next
+  // one; Layout::get then checks that the phantom threads hold only
+  // copies of what real threads hold (a tile smaller than the threads),
+  // and names an element they alone would hold otherwise.
+  llvm::Expected<LinearLayout> layout = blockedLayout(
+      shape, vec, int64_t(llvm::PowerOf2Ceil(uint64_t(threads))), warpSize);
   if (!layout) {
     error = llvm::toString(layout.takeError());
     return std::nullopt;
@@ -323,10 +343,9 @@ std::optional<LinearLayout> simt::makeReplicated(ArrayRef<int64_t> shape,
       error = "the SIMT lowering needs power-of-two extents";
       return std::nullopt;
     }
-  if (!isPowerOfTwo(threads)) {
-    error = "the thread count is not a power of two";
-    return std::nullopt;
-  }
+  // Every thread holds everything, so phantom threads past a count that
+  // is not a power of two hold copies only.
+  threads = int64_t(llvm::PowerOf2Ceil(uint64_t(std::max<int64_t>(threads, 1))));
   // Register bit i is flat bit i: the last dimension's bits first.
   LinearLayout::InDim reg{kRegister.str(), {}};
   for (size_t d = shape.size(); d-- > 0;)

@@ -70,10 +70,16 @@ class Layout {
 public:
   /// Fails (setting `error`) unless `linear` has exactly the inputs
   /// register, lane, warp (any may have size 1) and outputs dim0.. of
-  /// `shape`.
+  /// `shape`. `threads` is how many threads exist where the layout runs
+  /// (0: as many as it spans): a block of 12 warps has layouts over 16
+  /// (MmaLayouts.h, placeWarps), whose phantom threads past `threads` are
+  /// dropped here, after checking they hold nothing that a real thread
+  /// does not (registersWithin). A count that is not between half the
+  /// span and the span is left for the caller to compare with
+  /// numThreads().
   static std::optional<Layout> get(const LinearLayout &linear,
                                    llvm::ArrayRef<int64_t> shape,
-                                   std::string &error);
+                                   std::string &error, int64_t threads = 0);
 
   const LinearLayout &linear() const { return lin; }
   llvm::ArrayRef<int64_t> shape() const { return tileShape; }
@@ -81,9 +87,15 @@ public:
   int64_t numRegisters() const { return int64_t(regFlats.size()); }
   int64_t numLanes() const { return lanes; }
   int64_t numWarps() const { return warps; }
-  /// Threads of the block = lanes * warps; thread t is lane t % lanes of
-  /// warp t / lanes.
-  int64_t numThreads() const { return int64_t(threadFlats.size()); }
+  /// Threads of the block (lanes * warps, or fewer where phantom warps
+  /// were dropped); thread t is lane t % lanes of warp t / lanes.
+  int64_t numThreads() const { return threads; }
+  /// The threads the linear layout spans (a power of two): numThreads()
+  /// plus the phantom ones, which threadFlat and elementAt also answer
+  /// for.
+  int64_t spannedThreads() const { return int64_t(threadFlats.size()); }
+  /// Whether flat element e lies inside the tile (not in the padding).
+  bool isInside(uint64_t e) const;
   int64_t numElements() const;
 
   /// Flat element of register r of thread 0, and of thread t's register 0.
@@ -131,7 +143,7 @@ private:
   /// tileShape with every extent rounded up to a power of two: what flat
   /// indices are taken over.
   llvm::SmallVector<int64_t> flatShape;
-  int64_t lanes = 1, warps = 1;
+  int64_t lanes = 1, warps = 1, threads = 1;
   std::vector<uint64_t> regFlats, threadFlats;
   llvm::DenseMap<uint64_t, int64_t> regOfFlat; // thread-0 element -> reg
   llvm::SmallVector<llvm::SmallVector<int64_t>> threadBasisCoords;

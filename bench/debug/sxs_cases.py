@@ -63,4 +63,15 @@ CASES = [
     ("gemm_fp8_8192_256", "ex:gemm_fp8.tile", "matmul_fp8",
      {"in_dtype": "float8_e4m3fn", "block_N": 256, "threads": 256, "num_stages": 3}, ["C"],
      dict(FP8)),
+    # 384 threads (12 warps, np6): 192x256 blocks, FullRow (on sm_90a 3 wgmma
+    # warpgroups of 64 rows, TileLang's split too; its Square search would
+    # take 1x3 warpgroups of 85.3 columns). M = 4608 = 24 x 192; and the
+    # 4096 of gemm_relu_big, whose last row of blocks is partial.
+    ("gemm_relu_384t", "ho:np6_gemm_relu.tile", "matmul",
+     {"M": 4608, "N": 4096, "K": 4096, "block_M": 192, "block_N": 256, "block_K": 64,
+      "threads": 384, "num_stages": 3}, ["C"],
+     dict(group="gemm", unit="TFLOP/s", work="2*A[0]*A[1]*B[1]", ref="gemm_relu", scale=0.1)),
+    ("gemm_relu_384t_4096", "ho:np6_gemm_relu.tile", "matmul",
+     {"block_M": 192, "block_N": 256, "block_K": 64, "threads": 384, "num_stages": 3}, ["C"],
+     dict(group="gemm", unit="TFLOP/s", work="2*A[0]*A[1]*B[1]", ref="gemm_relu", scale=0.1)),
 ]

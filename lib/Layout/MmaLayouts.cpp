@@ -9,6 +9,8 @@
 
 #include "tilec/Layout/MmaLayouts.h"
 
+#include "WarpPlacement.h"
+
 #include "llvm/Support/MathExtras.h"
 
 #include <cmath>
@@ -60,11 +62,16 @@ Expected<int64_t> paddedBlock(StringRef what, int64_t extent, int64_t unit) {
 Expected<LinearLayout> tileOverBlock(const LinearLayout &atom, int64_t blockM,
                                      int64_t blockN, int64_t warpsM,
                                      int64_t warpsN, bool ownM, bool ownN) {
-  if (!isPowerOfTwo(warpsM) || !isPowerOfTwo(warpsN))
-    return makeLayoutError("warp partition " + Twine(warpsM) + "x" +
-                           Twine(warpsN) + " is not powers of two");
   int64_t atomM = atom.getOutDimSize("dim0");
   int64_t atomN = atom.getOutDimSize("dim1");
+  if (!isPowerOfTwo(warpsM) || !isPowerOfTwo(warpsN)) {
+    Expected<WarpPlacement> placement = placeWarps(
+        atomM, atomN, blockM, blockN, {warpsM, warpsN}, ownM, ownN);
+    if (!placement)
+      return placement.takeError();
+    return detail::tileOverPlacedWarps(atom, blockM, blockN, *placement, ownM,
+                                       ownN);
+  }
   int64_t spanM = atomM * (ownM ? warpsM : 1);
   int64_t spanN = atomN * (ownN ? warpsN : 1);
   Expected<int64_t> paddedM = paddedBlock("tile dimension 0", blockM, spanM);
@@ -201,6 +208,13 @@ Expected<WarpPartition> computeWarpPartition(GemmWarpPolicy policy, int64_t m,
       double rowsPer = double(m) / double(cand * kRowsPerWarp);
       double colsPer = double(n) / double(other * kColsPerWarp);
       if (rowsPer < 1 || colsPer < 1)
+        continue;
+      // With a warp count that is not a power of two (12), only splits
+      // into whole 16 x 8 parts per warp: TileLang's search would take
+      // 4 x 3 warps over a 192 x 256 wgmma tile, 85.3 columns a warpgroup,
+      // and then fail to lay it out; tilec takes the best split it can.
+      if (!isPowerOfTwo(numWarps) &&
+          (m % (cand * kRowsPerWarp) || n % (other * kColsPerWarp)))
         continue;
       double score = std::fabs(rowsPer / colsPer - ideal);
       if (score < bestScore) {

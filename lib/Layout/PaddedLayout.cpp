@@ -14,6 +14,8 @@
 
 #include "llvm/Support/MathExtras.h"
 
+#include <string>
+
 using namespace llvm;
 
 namespace tilec {
@@ -26,7 +28,8 @@ SmallVector<int64_t> paddedShape(ArrayRef<int64_t> shape) {
 }
 
 Expected<std::vector<int32_t>> registersWithin(const LinearLayout &layout,
-                                               ArrayRef<int64_t> shape) {
+                                               ArrayRef<int64_t> shape,
+                                               int64_t threads) {
   SmallVector<int64_t> padded = paddedShape(shape);
   size_t rank = shape.size();
   // Position of each tile dimension among the outputs (-1: size 1).
@@ -75,26 +78,70 @@ Expected<std::vector<int32_t>> registersWithin(const LinearLayout &layout,
     }
     return values;
   };
-  std::vector<Coord> regs = span(regBases), threads = span(threadBases);
+  std::vector<Coord> regs = span(regBases), all = span(threadBases);
+  if (threads < 0 || threads > int64_t(all.size()))
+    return makeLayoutError("a layout over " + Twine(all.size()) +
+                           " threads cannot describe " + Twine(threads));
+  // Only the real threads (the first `threads`) are checked; the phantom
+  // ones past them do not run.
+  ArrayRef<Coord> real(all.data(), threads ? size_t(threads) : all.size());
+  auto inside = [&](const Coord &reg, const Coord &thread) {
+    for (size_t d = 0; d < rank; ++d)
+      if ((reg[d] ^ thread[d]) >= shape[d])
+        return false;
+    return true;
+  };
 
   std::vector<int32_t> kept;
   for (auto [r, reg] : enumerate(regs)) {
-    size_t inside = 0;
-    for (const Coord &thread : threads) {
-      bool in = true;
-      for (size_t d = 0; d < rank && in; ++d)
-        in = (reg[d] ^ thread[d]) < shape[d];
-      inside += in;
-    }
-    if (inside == threads.size())
+    size_t count = 0;
+    for (const Coord &thread : real)
+      count += inside(reg, thread);
+    if (count == real.size())
       kept.push_back(int32_t(r));
-    else if (inside != 0)
+    else if (count != 0)
       return makeLayoutError(
           "register " + Twine(r) + " holds an element of the tile on " +
-          Twine(inside) + " of " + Twine(threads.size()) +
+          Twine(count) + " of " + Twine(real.size()) +
           " threads only: the part past the tile's extent is not whole "
           "registers");
   }
+  if (real.size() == all.size())
+    return kept; // a surjective layout covers the padded tile
+  // With phantom threads: every element must be held by a real thread.
+  int64_t elements = 1;
+  for (int64_t extent : padded)
+    elements *= extent;
+  auto flat = [&](const Coord &c) {
+    int64_t f = 0;
+    for (size_t d = 0; d < rank; ++d)
+      f = f * padded[d] + c[d];
+    return f;
+  };
+  std::vector<bool> held(size_t(elements), false);
+  for (int32_t r : kept)
+    for (const Coord &thread : real) {
+      Coord e(rank);
+      for (size_t d = 0; d < rank; ++d)
+        e[d] = regs[r][d] ^ thread[d];
+      held[size_t(flat(e))] = true;
+    }
+  for (size_t t = real.size(); t < all.size(); ++t)
+    for (const Coord &reg : regs) {
+      if (!inside(reg, all[t]))
+        continue;
+      Coord e(rank);
+      for (size_t d = 0; d < rank; ++d)
+        e[d] = reg[d] ^ all[t][d];
+      if (held[size_t(flat(e))])
+        continue;
+      std::string at;
+      for (size_t d = 0; d < rank; ++d)
+        at += (d ? ", " : "") + std::to_string(e[d]);
+      return makeLayoutError("element (" + Twine(at) + ") is held by thread " +
+                             Twine(t) + " only, past the block's " +
+                             Twine(threads) + " threads");
+    }
   return kept;
 }
 

@@ -102,6 +102,41 @@ llvm::Expected<WarpPartition>
 computeWarpPartition(GemmWarpPolicy policy, int64_t m, int64_t n,
                      int64_t numWarps, MmaKind kind = MmaKind::MmaSync);
 
+/// Where the warps of a WarpPartition sit in a block that
+/// tileFragmentOverBlock tiles with an atomM x atomN fragment: warp w's
+/// part starts at origin(w). With both counts powers of two the warps
+/// along M are the low warp bits, one atom apart, and the register repeats
+/// go around their whole span (TileLang's placement). A count that is not
+/// a power of two (12 warps as 3 x 4, or 3 wgmma warpgroups along M) is
+/// laid out over the next power of two: its warps take the high warp bits
+/// and each owns a contiguous run of blockDim / count (the register
+/// repeats inside the run), so the phantom warps past the block's own
+/// only the padding past the tile's extent.
+struct WarpPlacement {
+  int64_t warpsM = 1, warpsN = 1; // the real counts
+  /// The warps along M are the low warp-index bits.
+  bool mMinor = true;
+  /// Rows (columns) from one warp's part to the next along M (N); 0 where
+  /// the warps along that dimension hold copies.
+  int64_t strideM = 0, strideN = 0;
+  /// The warps the layout spans (every count rounded up to a power of
+  /// two); warps past warpsM * warpsN are phantoms.
+  int64_t paddedWarps() const;
+  /// The warp's coordinates along M and N.
+  std::pair<int64_t, int64_t> coords(int64_t warp) const;
+  /// The first row and column of warp `warp`'s part.
+  std::pair<int64_t, int64_t> origin(int64_t warp) const;
+};
+
+/// The placement tileFragmentOverBlock uses; fails where the warps cannot
+/// be laid out over the block (both counts not powers of two, or a count
+/// that is not one with a per-warp extent that is not a power-of-two
+/// number of atoms).
+llvm::Expected<WarpPlacement> placeWarps(int64_t atomM, int64_t atomN,
+                                         int64_t blockM, int64_t blockN,
+                                         WarpPartition warps, bool ownM,
+                                         bool ownN);
+
 //===----------------------------------------------------------------------===//
 // Block-level mma.sync fragments: (register, lane, warp) -> (dim0, dim1)
 //===----------------------------------------------------------------------===//
@@ -124,7 +159,8 @@ llvm::Expected<LinearLayout> mmaOperandBLayout(int64_t blockK, int64_t blockN,
 /// tiled over a blockM x blockN tile: warps next to each other at atom
 /// granularity (warp bits over warpsM, then warpsN), then register repeats
 /// along dim1, then dim0. A warp dimension that does not own distinct data
-/// (ownM / ownN false) is broadcast: zero bases. The tiling of every
+/// (ownM / ownN false) is broadcast: zero bases. A warp count that is not
+/// a power of two is placed as placeWarps says. The tiling of every
 /// fragment here and in MfmaLayouts.h.
 llvm::Expected<LinearLayout>
 tileFragmentOverBlock(const LinearLayout &atom, int64_t blockM, int64_t blockN,

@@ -32,8 +32,16 @@ llvm::SmallVector<int64_t> paddedShape(llvm::ArrayRef<int64_t> shape);
 /// order. Fails where a register's element lies inside on one thread and
 /// past the extent on another (the padding would not be whole registers),
 /// or where the outputs are not paddedShape(shape).
+///
+/// `threads` (0: all of the layout's) is how many threads exist: a block
+/// of 12 warps is laid out as 16, and the 4 "phantom" warps past the
+/// block must own only padding or copies of what real threads hold. The
+/// register check then looks at the real threads only, and every element
+/// of the tile must be held by one of them (else the error names one
+/// that only a phantom thread holds).
 llvm::Expected<std::vector<int32_t>>
-registersWithin(const LinearLayout &layout, llvm::ArrayRef<int64_t> shape);
+registersWithin(const LinearLayout &layout, llvm::ArrayRef<int64_t> shape,
+                int64_t threads = 0);
 
 } // namespace tilec
 
