@@ -174,6 +174,10 @@ def defines(B, S, H, DK, DV):
 
 def prepare(tilec):
     os.makedirs(OUT, exist_ok=True)
+    # The source goes along (the GPU machine has no ../shared): TileLang
+    # compiles it there.
+    import shutil
+    shutil.copy(KERNEL, os.path.join(OUT, "kernel.tile"))
     bad = 0
     for name, B, S, H, DK, DV, _, _ in CASES:
         p = subprocess.run([tilec, KERNEL, "--target", "sm_90a", *defines(B, S, H, DK, DV),
@@ -193,13 +197,15 @@ def run():
         sys.path.insert(0, os.path.join(ROOT, "bench"))
         import diff_tilelang
         import types
-        src = open(KERNEL).read()
+        path = os.path.join(OUT, "kernel.tile")
+        src = open(path).read()
         run_src, _ = diff_tilelang.tilelang_source(
             src, STEM.split("__")[-1], hasattr(tilelang.PassConfigKey, "TL_DISABLE_FAST_MATH"))
         mod = types.ModuleType("dhu")
         import linecache
-        linecache.cache[KERNEL] = (len(run_src), None, run_src.splitlines(keepends=True), KERNEL)
-        exec(compile(run_src, KERNEL, "exec"), mod.__dict__)
+        linecache.cache[path] = (len(run_src), None, run_src.splitlines(keepends=True), path)
+        mod.__dict__.update(torch=torch, __file__=path)
+        exec(compile(run_src, path, "exec"), mod.__dict__)
         factory = mod.tilelang_chunk_gated_delta_rule_bwd_dhu
     except Exception as e:  # noqa: BLE001
         print(f"TileLang not run: {type(e).__name__}: {e}")
@@ -234,6 +240,10 @@ def run():
             nan = sum(int(np.isnan(g).sum()) for g in got)
             ok = max(errs) < 1e-2 and nan == 0
             rows.append((name, side, *errs, nan, "ok" if ok else "WRONG"))
+            if not ok:
+                by_chunk = [rel(got[0][:, c], ref[0][:, c]) for c in range(NT - 1, -1, -1)][:8]
+                print(f"{name}: {side}'s dh rel. err by chunk, last chunk (the first written) first: "
+                      + " ".join(f"{e:.1e}" for e in by_chunk))
             if name == "state_only" and not ok:
                 n, where = moved(got[1][0, 0], x["dht"][0, 0])
                 print(f"{name}: {side}'s dh0[0, 0] has {n} of {x['dht'][0, 0].size} elements "
