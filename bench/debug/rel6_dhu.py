@@ -52,9 +52,9 @@ FIXED = dict(input_dtype="bfloat16", output_dtype="bfloat16", accum_dtype="float
 # the rest of the recurrence with dht zero.
 CASES = [
     ("state_only", 1, 256, 2, 128, 64, 1.0, ("Q", "K", "W", "G", "dO", "dv")),
+    ("conf_grid", 1, 2048, 8, 128, 128, 1.0 / 256, ()),
     ("no_dht", 1, 256, 2, 128, 64, 0.125, ("dht",)),
     ("small", 1, 256, 2, 128, 64, 1.0 / 256, ()),
-    ("conf_grid", 1, 2048, 8, 128, 128, 1.0 / 256, ()),
 ]
 
 
@@ -240,6 +240,8 @@ def run():
             nan = sum(int(np.isnan(g).sum()) for g in got)
             ok = max(errs) < 1e-2 and nan == 0
             rows.append((name, side, *errs, nan, "ok" if ok else "WRONG"))
+            print(f"{name} {side}: dh {errs[0]:.2e} dh0 {errs[1]:.2e} dv2 {errs[2]:.2e} NaN {nan} "
+                  f"{rows[-1][-1]}", flush=True)
             if not ok:
                 by_chunk = [rel(got[0][:, c], ref[0][:, c]) for c in range(NT - 1, -1, -1)][:8]
                 print(f"{name}: {side}'s dh rel. err by chunk, last chunk (the first written) first: "
