@@ -35,7 +35,7 @@ its own). What the shared runner got wrong, and what this does instead:
                 the sort's, not the kernel's meaning.
   overflow      a tensor non-finite on both sides (inputs that make a
                 recurrence overflow) is flagged, and diff_tma.py reruns
-                the case with smaller inputs.
+                the case with smaller inputs (from bench/diff_schedule.py).
 
     python3 bench/diff_tilelang.py selftest     # the parts that need no GPU
 """
