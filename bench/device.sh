@@ -31,7 +31,7 @@ if [ -f "$out/diff/diff_tma.py" ]; then
     (mkdir -p /tmp/site && tar -C /tmp/site -xJf "$site" &&
       export PYTHONPATH=/tmp/site LD_LIBRARY_PATH=/tmp/site/z3/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
         TILELANG_CACHE_DIR=/tmp/tlc PYTHONUNBUFFERED=1 &&
-      cd "$out/diff" && python3 diff_tma.py --jobs "${DIFF_JOBS:-12}") >"$log/diff.jsonl" 2>"$log/diff.err"
+      cd "$out/diff" && python3 diff_tma.py --jobs "${DIFF_JOBS:-12}" ${DIFF_ARGS:-}) >"$log/diff.jsonl" 2>"$log/diff.err"
     python3 "$out/diff/diff_summary.py" "$log/diff.jsonl" | tee "$log/diff.md"
     # The bench/RESULTS.md section (bench/diff_report.py, where present).
     [ -f bench/diff_report.py ] && python3 bench/diff_report.py "$log/diff.jsonl" \

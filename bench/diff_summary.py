@@ -4,7 +4,10 @@
 TileLang, which differ (with the tensors and errors), and why the others got
 no verdict. Exit 1 if any kernel differs.
 
-usage: diff_summary.py diff.jsonl
+usage: diff_summary.py diff.jsonl [more.jsonl ...]
+
+Several files (a run resumed with diff_tma.py --skip-done): a stem's last
+row counts, so a rerun's verdict replaces the first run's runner error.
 """
 import collections
 import json
@@ -23,11 +26,15 @@ def reason(key, text):
 
 
 def main():
-    rows = []
-    for line in open(sys.argv[1]):
-        line = line.strip()
-        if line.startswith("{"):
-            rows.append(json.loads(line))
+    last = {}
+    for path in sys.argv[1:]:
+        for line in open(path):
+            line = line.strip()
+            if line.startswith("{"):
+                row = json.loads(line)
+                last.pop(row["stem"], None)
+                last[row["stem"]] = row
+    rows = list(last.values())
     agree = [r for r in rows if r.get("agree") is True]
     differ = [r for r in rows if r.get("agree") is False]
     other = collections.Counter()

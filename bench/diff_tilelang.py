@@ -35,7 +35,7 @@ its own). What the shared runner got wrong, and what this does instead:
                 the sort's, not the kernel's meaning.
   overflow      a tensor non-finite on both sides (inputs that make a
                 recurrence overflow) is flagged, and diff_tma.py reruns
-                the case with smaller inputs.
+                the case with smaller inputs (from bench/diff_schedule.py).
 
     python3 bench/diff_tilelang.py selftest     # the parts that need no GPU
 """
@@ -222,55 +222,115 @@ def topk_untied(ia, ib, va, vb, rtol=1e-3):
     return bad
 
 
+class Stats:
+    """One tensor's comparison, accumulated over chunks of its elements
+    (a 40 GiB tensor is compared on the GPU a chunk at a time, never on the
+    host whole nor as float64 whole: session 6's run lost cases to the
+    host's OOM killer when every tensor of both sides was copied out as
+    float64 at once)."""
+
+    def __init__(self):
+        self.only_a = self.only_b = self.nan_a = self.nan_b = 0
+        self.nan_differs = self.nonfinite_a = self.nonfinite_b = False
+        self.diff2 = self.ref2 = 0.0
+
+    def add(self, a, b, sent, xp=np):
+        """a: tilec's chunk, b: TileLang's (1-D float64, numpy arrays or,
+        with xp=torch, GPU tensors)."""
+        if sent is not None:
+            sa, sb = a == sent, b == sent
+            self.only_a += int((sb & ~sa).sum())  # written by tilec only
+            self.only_b += int((sa & ~sb).sum())
+            keep = ~(sa | sb)
+            a, b = a[keep], b[keep]
+        na, nb = xp.isnan(a), xp.isnan(b)
+        self.nan_a += int(na.sum())
+        self.nan_b += int(nb.sum())
+        self.nan_differs |= bool((na != nb).any())
+        self.nonfinite_a |= bool((~xp.isfinite(a)).any())
+        self.nonfinite_b |= bool((~xp.isfinite(b)).any())
+        # Infinities as 1e150: their squares stay finite in the sums.
+        a = xp.nan_to_num(a, nan=0.0, posinf=1e150, neginf=-1e150)
+        b = xp.nan_to_num(b, nan=0.0, posinf=1e150, neginf=-1e150)
+        d = a - b
+        self.diff2 += float(xp.dot(d, d))
+        self.ref2 += float(xp.dot(b, b))
+
+    def result(self, name):
+        """(rel. error, detail or None, overflow) as compare_arrays says."""
+        nonfinite = self.nonfinite_a and self.nonfinite_b
+        if self.only_a or self.only_b:
+            return (float("inf"), f"{name}: {self.only_b} elements only TileLang writes, "
+                    f"{self.only_a} only tilec", False)
+        if self.nan_differs:
+            return float("inf"), f"{name}: NaN {self.nan_a} vs {self.nan_b}", nonfinite
+        err = float(np.sqrt(self.diff2 / self.ref2)) if self.ref2 > 0 else float(np.sqrt(self.diff2))
+        detail = f"{name}: rel err {err:.2e}" if err > 1e-2 else None
+        return err, detail, nonfinite and err > 1e-2
+
+
 def compare_arrays(name, a, b, sent, values=None):
     """One tensor, tilec's `a` against TileLang's `b` (float64 numpy
     arrays). Returns (rel. error, detail or None, overflow). `values`:
     (tilec, TileLang) float arrays of a's shape for a top-k index tensor."""
     if a.shape != b.shape:
         return float("inf"), f"{name}: shape {a.shape} vs {b.shape}", False
-    sa, sb = (a == sent, b == sent) if sent is not None else (np.zeros(a.shape, bool),) * 2
-    if (sa != sb).any():
-        return (float("inf"), f"{name}: {int((sa & ~sb).sum())} elements only TileLang writes, "
-                f"{int((sb & ~sa).sum())} only tilec", False)
-    keep = ~sa
-    fa, fb = a[keep], b[keep]
-    na, nb = np.isnan(fa), np.isnan(fb)
-    nonfinite = (~np.isfinite(fa)).any() and (~np.isfinite(fb)).any()
-    if (na != nb).any():
-        return float("inf"), f"{name}: NaN {int(na.sum())} vs {int(nb.sum())}", nonfinite
-    fa = np.nan_to_num(np.where(na, 0, fa), posinf=1e300, neginf=-1e300)
-    fb = np.nan_to_num(np.where(nb, 0, fb), posinf=1e300, neginf=-1e300)
-    den = np.linalg.norm(fb)
-    err = float(np.linalg.norm(fa - fb) / den) if den > 0 else float(np.linalg.norm(fa - fb))
-    if err > 1e-2 and values is not None and a.ndim >= 1:
+    st = Stats()
+    st.add(a.reshape(-1), b.reshape(-1), sent)
+    err, detail, over = st.result(name)
+    if err > 1e-2 and err != float("inf") and values is not None and a.ndim >= 1:
         n = topk_untied(a, b, *values)
         if n == 0:
             return 0.0, f"{name}: {int((a != b).sum())} indices differ, all between tied values", False
-    detail = f"{name}: rel err {err:.2e}" if err > 1e-2 else None
-    return err, detail, nonfinite and err > 1e-2
+    return err, detail, over
 
 
-def compare(fn, vals, tl_out, tensor_pos, sentinels, torch):
-    """The runner's comparison of every tensor; returns (worst, detail,
-    overflow names, unwritten notes)."""
-    def host(t):
-        t = t.detach()
-        if t.dtype.is_floating_point:  # float8 goes through float32
-            t = t.to(torch.float32)
-        return t.to(torch.float64).cpu().numpy()
-    arrs = [(host(vals[i]), host(tl_out[j])) for j, i in enumerate(tensor_pos)]
+CHUNK = 1 << 25  # elements of a tensor compared at a time (256 MiB as float64)
+
+
+def _float64(t, torch):
+    t = t.detach()
+    if torch.is_floating_point(t):  # float8 goes through float32
+        t = t.to(torch.float32)
+    return t.to(torch.float64)
+
+
+def _host(t, torch):
+    return _float64(t, torch).cpu().numpy()
+
+
+def compare(fn, vals, tl_out, tensor_pos, sentinels, torch, chunk=CHUNK):
+    """The runner's comparison of every tensor, one tensor (and of a big
+    one one chunk) at a time; returns (worst, detail, overflow names,
+    unwritten notes). The detail names every tensor that differs, first."""
     worst, detail, overflow, notes = 0.0, [], [], []
     for j, i in enumerate(tensor_pos):
         p = fn["params"][i]
-        a, b = arrs[j]
-        values = None
-        if TOPK_NAME.search(p["name"]) and p["dtype"].startswith(("int", "uint")):
-            values = next(((x, y) for jj, (x, y) in enumerate(arrs) if jj != j and x.shape == a.shape
-                           and fn["params"][tensor_pos[jj]]["dtype"].startswith(("float", "bfloat"))), None)
+        ta, tb = vals[i], tl_out[j]
         sent = sentinels.get(i)
-        err, d, over = compare_arrays(p["name"], a, b, sent, values)
-        if sent is not None and (a == sent).all():
-            notes.append(f"{p['name']}: written by neither side")
+        if tuple(ta.shape) != tuple(tb.shape):
+            err, d, over = float("inf"), f"{p['name']}: shape {tuple(ta.shape)} vs {tuple(tb.shape)}", False
+        elif ta.numel() <= chunk:
+            a, b = _host(ta, torch), _host(tb, torch)
+            values = None
+            if TOPK_NAME.search(p["name"]) and p["dtype"].startswith(("int", "uint")):
+                jj = next((jj for jj, ii in enumerate(tensor_pos) if jj != j and tuple(vals[ii].shape) == a.shape
+                           and fn["params"][ii]["dtype"].startswith(("float", "bfloat"))), None)
+                if jj is not None:
+                    values = (_host(vals[tensor_pos[jj]], torch), _host(tl_out[jj], torch))
+            err, d, over = compare_arrays(p["name"], a, b, sent, values)
+            if sent is not None and (a == sent).all():
+                notes.append(f"{p['name']}: written by neither side")
+        else:
+            st, unwritten = Stats(), True
+            fa, fb = ta.reshape(-1), tb.reshape(-1)
+            for k in range(0, fa.numel(), chunk):  # on the GPU, a chunk at a time
+                a, b = _float64(fa[k:k + chunk], torch), _float64(fb[k:k + chunk], torch)
+                st.add(a, b, sent, torch)
+                unwritten &= sent is not None and bool((a == sent).all())
+            err, d, over = st.result(p["name"])
+            if unwritten:
+                notes.append(f"{p['name']}: written by neither side")
         if d:
             detail.append(d)
         if over:
@@ -279,7 +339,7 @@ def compare(fn, vals, tl_out, tensor_pos, sentinels, torch):
     return worst, detail, overflow, notes
 
 
-def rerun_if_overflow(line, stem, script, scale=1 / 256):
+def rerun_if_overflow(line, stem, script, scale=1 / 256, timeout=None):
     """The runner's JSON line for a case, or, where a tensor overflowed on
     both sides, the line of a rerun with inputs randn * `scale`, saying so.
     The case that needs it: gdn's chunk_gated_delta_rule_bwd_dhu carries dh
@@ -291,16 +351,19 @@ def rerun_if_overflow(line, stem, script, scale=1 / 256):
     if not row.get("overflow") or row.get("agree"):
         return line
     env = dict(os.environ, DIFF_INPUT_SCALE=repr(scale))
+    limit = 240 if timeout is None else min(240, timeout)
     try:
         p = subprocess.run([sys.executable, script, "--one", stem], capture_output=True, text=True,
-                           timeout=240, env=env)
+                           timeout=limit, env=env)
         out = [x for x in p.stdout.splitlines() if x.startswith("{")]
         new = json.loads(out[-1]) if out else {"stem": stem, "error": f"rerun: rc {p.returncode}"}
     except subprocess.TimeoutExpired:
-        new = {"stem": stem, "error": "rerun: timeout 240 s"}
-    first = "; ".join(row.get("detail", [])[:2])
-    new["detail"] = ([f"inputs randn*{scale:g}: with randn*0.5 both sides overflowed in "
-                      f"{', '.join(row['overflow'])} ({first})"] + new.get("detail", []))[:6]
+        new = {"stem": stem, "error": f"rerun: timeout {limit:.0f} s"}
+    first = "; ".join(d for d in row.get("detail", []) if "rel err" in d or "NaN" in d)
+    # The rerun's own detail first: it is the verdict (session 6's report
+    # cut it to 6 entries after this note and lost dv2's error).
+    new["detail"] = new.get("detail", []) + [f"inputs randn*{scale:g}: with randn*0.5 both sides "
+                                             f"overflowed in {', '.join(row['overflow'])} ({first})"]
     new["input_scale"] = scale
     return json.dumps(new)
 
@@ -334,6 +397,63 @@ def selftest():
     over = np.array([np.inf, np.nan, 1.0]), np.array([np.nan, np.inf, 1.0])
     err, detail, flagged = compare_arrays("dh", *over, None)
     print("overflow", (err, detail, bool(flagged)))
+    chunked_selftest()
+
+
+class _FakeTensor(np.ndarray):
+    """A numpy array with the few torch.Tensor methods compare() calls."""
+
+    def detach(self):
+        return self
+
+    def to(self, dtype):
+        return self.astype(dtype).view(_FakeTensor)
+
+    def cpu(self):
+        return self
+
+    def numpy(self):
+        return self.view(np.ndarray)
+
+    def numel(self):
+        return self.size
+
+
+class _FakeTorch:
+    float32, float64 = np.float32, np.float64
+    isnan, isfinite, nan_to_num, dot = np.isnan, np.isfinite, np.nan_to_num, np.dot
+
+    @staticmethod
+    def is_floating_point(t):
+        return t.dtype.kind == "f"
+
+
+def chunked_selftest():
+    """compare() a chunk at a time (the path of tensors over CHUNK
+    elements, on the GPU) says what it says on whole tensors; and the
+    detail names every tensor that differs (session 6's report cut the
+    detail to 6 entries, notes first, and lost dv2's error)."""
+    rng = np.random.default_rng(3)
+    s = FLOAT_SENTINEL
+    fn = {"params": [{"name": n, "kind": "tensor", "dtype": "float32"} for n in ("dh", "dh0", "dv2", "o")]}
+
+    def t(x):
+        return np.asarray(x, np.float32).view(_FakeTensor)
+    a = [rng.standard_normal((5, 7)) for _ in range(4)]
+    b = [x.copy() for x in a]
+    b[0] += 0.5 * rng.standard_normal((5, 7))    # dh differs
+    b[1] *= -1                                   # dh0 differs
+    b[2][0, :3] += 1.0                           # dv2 differs
+    a[3][1, :] = s                               # o: row 1 unwritten by both
+    b[3][1, :] = s
+    vals, tl = [t(x) for x in a], {j: t(x) for j, x in enumerate(b)}
+    sent = {3: s}
+    whole = compare(fn, vals, tl, [0, 1, 2, 3], sent, _FakeTorch, chunk=1 << 20)
+    parts = compare(fn, vals, tl, [0, 1, 2, 3], sent, _FakeTorch, chunk=6)
+    same = whole[1:] == parts[1:] and abs(whole[0] - parts[0]) < 1e-12
+    print("chunked == whole:", same, "| detail:", parts[1])
+    b[3][1, 2] = 4.0                             # o: one element only TileLang writes
+    print("chunked one-side:", compare(fn, vals, {0: t(b[3])}, [3], {3: s}, _FakeTorch, chunk=6)[1])
 
 
 if __name__ == "__main__":

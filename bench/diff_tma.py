@@ -15,7 +15,11 @@ unwritten elements are not compared, top-k up to ties, overflow rerun with
 smaller inputs). bench/prepare.sh (DIFF=1) copies these, diff_run.py and
 tilec_launch.py into bench/.out/diff; bench/device.sh runs it:
 python3 diff_tma.py --jobs 12 [--only STEM,...]   (--print shows the
-patched runner)
+patched runner). The cases run through bench/diff_schedule.py: a GPU and
+host memory budget (--gpu-gib 120, --host-gib 80% of the available), a
+--time-budget SECONDS after which nothing starts and running cases stop,
+--skip-done A.jsonl[,B.jsonl] to resume a run (runner errors run again);
+lines print as cases finish.
 """
 import os
 import sys
@@ -99,7 +103,7 @@ COMPARE = """    for j in out_idx:
             tl_notes.append(f"{fn['params'][tensor_pos[j]]['name']}: TileLang's output not poisoned")
             sentinels.pop(tensor_pos[j], None)
     worst, detail, overflow, unwritten = diff_tilelang.compare(fn, vals, tl_out, tensor_pos, sentinels, torch)
-    row.update(worst_rel=worst, agree=worst <= 1e-2, detail=(tl_notes + detail)[:6])
+    row.update(worst_rel=worst, agree=worst <= 1e-2, detail=detail + tl_notes)
     if unwritten:
         row["unwritten"] = unwritten
     if overflow:
@@ -118,9 +122,17 @@ CASES = """    cases = json.load(open(os.path.join(HERE, "cases.json")))
 CASES_ONLY = CASES + """    only = os.environ.get("DIFF_ONLY", "")
     cases = [c for c in cases if not only or c["stem"] in only.split(",")]
 """
-RESULT = """            return line[-1] if line else json.dumps("""
-RESULT_RERUN = """            import diff_tilelang
-            return diff_tilelang.rerun_if_overflow(line[-1], c["stem"], __file__) if line else json.dumps("""
+# The pool of the runner's main (12 cases at a time whatever their size,
+# lines in case order) and what replaces it: bench/diff_schedule.py (a
+# memory budget, a time budget, lines as cases finish, --skip-done; the
+# overflow rerun of bench/diff_tilelang.py).
+POOL_START = """    def run(c):
+"""
+POOL_END = """            print(line, flush=True)
+"""
+POOL = """    import diff_schedule
+    diff_schedule.main(__file__, cases, sys.argv)
+"""
 
 
 def patched(source):
@@ -133,10 +145,13 @@ def patched(source):
     if start < 0 or end < start:
         sys.exit("diff_tma.py: diff_run.py changed; update COMPARE_START / COMPARE_END")
     source = source[:start] + COMPARE + source[end + len(COMPARE_END):]
+    start, end = source.find(POOL_START), source.find(POOL_END)
+    if start < 0 or end < start:
+        sys.exit("diff_tma.py: diff_run.py changed; update POOL_START / POOL_END")
+    source = source[:start] + POOL + source[end + len(POOL_END):]
     for old, new in ((PLAIN, TMA), (SYMBOLS, SCALARS), (RANDOM_SYMBOLS, VALID_SYMBOLS),
                      (BEFORE_TILELANG, VALID_INDICES), (AUTOTUNE_SKIP, ""), (CLONES, POISON),
-                     (TL_CALL, TL_POISONED), (RANDN, RANDN_SCALED), (RESULT, RESULT_RERUN),
-                     (CASES, CASES_ONLY)):
+                     (TL_CALL, TL_POISONED), (RANDN, RANDN_SCALED), (CASES, CASES_ONLY)):
         if source.count(old) != 1:
             sys.exit(f"diff_tma.py: diff_run.py changed; update the replacement of {old.strip()[:60]!r}")
         source = source.replace(old, new)

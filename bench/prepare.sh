@@ -83,7 +83,8 @@ if [ -n "${DIFF:-}" ]; then
     echo "prepare: $(tail -n 1 "$out/diff.conf.log")"
     if python3 "$shared/sxs/diff_prepare.py" --tilec "$tilec" --results "$out/diff.conf.tsv" \
       --cases "$shared/conformance/cases.tsv" --out "$out/diff" >"$out/diff.prepare.log" 2>&1; then
-      cp bench/diff_tma.py bench/diff_tilelang.py bench/diff_inputs.py bench/tilec_launch.py bench/diff_summary.py "$out/diff/"
+      cp bench/diff_tma.py bench/diff_tilelang.py bench/diff_inputs.py bench/diff_schedule.py bench/tilec_launch.py \
+        bench/diff_summary.py "$out/diff/"
       echo "prepare: differential test, $(tail -n 1 "$out/diff.prepare.log") -> $out/diff"
     else
       echo "prepare: diff_prepare.py failed: $(tail -n 1 "$out/diff.prepare.log")"

@@ -35,7 +35,17 @@ if [[ ${SESSION_DIFF:-0} == 1 && -d .dev/diff && -f .dev/tilelang-site.tar.xz ]]
   echo "== differential test against TileLang 0.1.15 (accepted conformance kernels)"
   mkdir -p /tmp/site && tar -C /tmp/site -xJf .dev/tilelang-site.tar.xz
   (export PYTHONPATH=/tmp/site LD_LIBRARY_PATH=/tmp/site/z3/lib TILELANG_CACHE_DIR=/tmp/tlc PYTHONUNBUFFERED=1
-   cd .dev/diff && timeout ${DIFF_TIMEOUT:-300} python3 diff_run.py --jobs 8 > diff.jsonl; cat diff.jsonl | tail -80
+   # bench/diff_tma.py (copied in with bench/diff_*.py and tilec_launch.py) where
+   # present: memory-aware, stops starting cases 20 s before the limit;
+   # DIFF_SKIP_DONE=A.jsonl resumes an earlier run (bench/diff_schedule.py).
+   cd .dev/diff && limit=${DIFF_TIMEOUT:-300}
+   if [[ -f diff_tma.py ]]; then
+     timeout $limit python3 diff_tma.py --jobs 12 --time-budget $((limit - 20)) \
+       ${DIFF_SKIP_DONE:+--skip-done "$DIFF_SKIP_DONE"} > diff.jsonl
+     python3 diff_summary.py ${DIFF_SKIP_DONE//,/ } diff.jsonl | head -60
+   else
+     timeout $limit python3 diff_run.py --jobs 8 > diff.jsonl; cat diff.jsonl | tail -80
+   fi
    cp diff.jsonl "${OUT:-/tmp}/" 2>/dev/null || true)
   status+=("diff: $(grep -c '"agree": true' .dev/diff/diff.jsonl 2>/dev/null) agree of $(wc -l < .dev/diff/diff.jsonl 2>/dev/null)")
 fi

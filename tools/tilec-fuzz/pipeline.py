@@ -26,6 +26,7 @@ import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -45,6 +46,28 @@ def find_ptxas():
         if candidate and os.path.exists(candidate):
             return candidate
     sys.exit("pipeline.py: no ptxas (set PTXAS=...)")
+
+
+def run_limited(cmd, env, cpu_seconds):
+    """(output, exit status) of `cmd` under a limit of `cpu_seconds` of CPU
+    time (and 20 times that of wall-clock time); status -999 for a run
+    past either. A wall-clock limit alone called a starved compile a hang:
+    the 2026-12-01 sanitizer campaign under `nice -n 19` at load 11 timed
+    out at 120 s on a GEMM kernel that compiles in 1.1 s of CPU (4 s
+    unniced). The limit is set by the shell (`ulimit -S -t`: SIGXCPU), not a
+    preexec_fn, which is unsafe beside the campaign's threads."""
+    n = max(1, int(cpu_seconds))
+    wrapped = ["/bin/sh", "-c", f'ulimit -S -t {n} && exec "$@"', "sh", *cmd]
+    try:
+        r = subprocess.run(wrapped, capture_output=True, text=True, timeout=20 * n, env=env)
+    except subprocess.TimeoutExpired as e:
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")
+        return f"timeout after {20 * n} s of wall-clock time\n{err}", -999
+    if r.returncode == -signal.SIGXCPU:
+        return f"timeout after {n} s of CPU time\n{r.stderr}{r.stdout}", -999
+    if r.returncode == -signal.SIGKILL:
+        return f"killed: past {n} s of CPU time, or out of memory\n{r.stderr}{r.stdout}", -999
+    return r.stderr + r.stdout, r.returncode
 
 
 def run_one(seed, args, ptxas):
@@ -67,11 +90,7 @@ def run_one(seed, args, ptxas):
         ptx = os.path.join(work, f"{target}.ptx")
         cmd = [args.tilec, src, "--target", target, "--emit=ptx", "-o", ptx, *args.tilec_arg]
         start = time.time()
-        try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout, env=env)
-            out, rc = r.stderr + r.stdout, r.returncode
-        except subprocess.TimeoutExpired as e:
-            out, rc = f"timeout after {args.timeout} s\n{e.stderr or ''}", -999
+        out, rc = run_limited(cmd, env, args.timeout)
         elapsed = time.time() - start
         if rc == 0 and not SANITIZER.search(out):
             p = subprocess.run([ptxas, f"-arch={target}", ptx, "-o", os.devnull],
@@ -100,7 +119,8 @@ def main():
     ap.add_argument("--start", type=int, default=1)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--targets", default="sm_80,sm_90a")
-    ap.add_argument("--timeout", type=float, default=120)
+    ap.add_argument("--timeout", type=float, default=120,
+                    help="CPU seconds a tilec run may take (20 times that of wall-clock time)")
     ap.add_argument("--out", default="build-asan/fuzz")
     ap.add_argument("--keep", action="store_true", help="keep the files of passing kernels")
     ap.add_argument("--tilec-arg", action="append", default=[],
