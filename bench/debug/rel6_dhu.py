@@ -37,7 +37,12 @@ import numpy as np
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 OUT = os.path.join(ROOT, "bench", ".out", "rel6_dhu")
-SHARED = os.environ.get("SHARED", os.path.join(ROOT, "..", "..", "shared"))
+# ../shared next to the repository (a worktree one level deeper: ../../shared).
+SHARED = os.environ.get("SHARED") or next(
+    (d for d in (os.path.join(ROOT, "..", "shared"),
+                 os.path.join(ROOT, "..", "..", "shared"))
+     if os.path.isdir(os.path.join(d, "conformance"))),
+    os.path.join(ROOT, "..", "shared"))
 STEM = "gdn__example_chunk_delta_bwd__tilelang_chunk_gated_delta_rule_bwd_dhu"
 KERNEL = os.path.join(SHARED, "conformance", "kernels", STEM + ".tile")
 FIXED = dict(input_dtype="bfloat16", output_dtype="bfloat16", accum_dtype="float32",
