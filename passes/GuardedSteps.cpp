@@ -36,6 +36,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GuardedSteps.h"
+#include "StepIndices.h"
 #include "SIMTLowering.h"
 
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -47,10 +48,7 @@ using namespace mlir;
 using namespace tilec;
 using namespace tilec::simt;
 
-namespace {
-
-/// Whether `value` depends on `iv` (through the ops that compute it).
-bool dependsOn(Value value, Value iv) {
+bool simt::dependsOn(Value value, Value iv) {
   SmallVector<Value> work{value};
   DenseSet<Value> seen;
   while (!work.empty()) {
@@ -67,8 +65,7 @@ bool dependsOn(Value value, Value iv) {
   return false;
 }
 
-/// Whether `value` is `iv` + (terms independent of `iv`).
-bool stepsWith(Value value, Value iv) {
+bool simt::stepsWith(Value value, Value iv) {
   if (value == iv)
     return true;
   auto add = value.getDefiningOp<arith::AddIOp>();
@@ -78,6 +75,8 @@ bool stepsWith(Value value, Value iv) {
   return (stepsWith(x, iv) && !dependsOn(y, iv)) ||
          (stepsWith(y, iv) && !dependsOn(x, iv));
 }
+
+namespace {
 
 /// The ops of a guard's body before its first store (`head`: loads and
 /// arithmetic) and from it on (`tail`: stores and arithmetic), and the

@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "SIMTLowering.h"
+#include "StepIndices.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -41,35 +42,6 @@ using namespace tilec;
 using namespace tilec::simt;
 
 namespace {
-
-bool dependsOn(Value value, Value iv) {
-  SmallVector<Value> work{value};
-  DenseSet<Value> seen;
-  while (!work.empty()) {
-    Value v = work.pop_back_val();
-    if (v == iv)
-      return true;
-    if (!seen.insert(v).second)
-      continue;
-    if (Operation *def = v.getDefiningOp())
-      def->walk([&](Operation *inner) {
-        llvm::append_range(work, inner->getOperands());
-      });
-  }
-  return false;
-}
-
-/// `value` is iv + (terms independent of iv).
-bool stepsWith(Value value, Value iv) {
-  if (value == iv)
-    return true;
-  auto add = value.getDefiningOp<arith::AddIOp>();
-  if (!add)
-    return false;
-  Value x = add.getLhs(), y = add.getRhs();
-  return (stepsWith(x, iv) && !dependsOn(y, iv)) ||
-         (stepsWith(y, iv) && !dependsOn(x, iv));
-}
 
 /// The parts of a realignable body: its top-level side-effect-free ops (the
 /// indices and bounds checks) and its guards, each with its memory
