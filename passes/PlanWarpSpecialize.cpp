@@ -80,6 +80,14 @@ constexpr int64_t kRoomyProducerRegisters = 40;
 /// producer may take 40: ptxas's temporaries, the epilogue's values.
 constexpr int64_t kConsumerSlack = 48;
 
+/// `op` if it is one of its pipelined loop's operand copies (stage 0 of
+/// tile-plan-pipeline's schedule: the copies into the rings), else null.
+tile::CopyOp operandCopy(Operation *op) {
+  auto copy = dyn_cast<tile::CopyOp>(op);
+  auto stage = op->getAttrOfType<IntegerAttr>("tile.stage");
+  return copy && stage && stage.getInt() == 0 ? copy : tile::CopyOp();
+}
+
 /// Whether `value` is computed, inside `kernel`, by side-effect-free ops
 /// only (from block indices, kernel arguments, constants and, inside
 /// `loop`, its induction variable): the producer can recompute it.
@@ -211,9 +219,8 @@ decide(tile::PipelinedOp loop, const TargetInfo &target, std::string &why) {
   }
   int64_t copies = 0;
   for (Operation &op : loop.getBody()->without_terminator()) {
-    auto stage = op.getAttrOfType<IntegerAttr>("tile.stage");
-    auto copy = dyn_cast<tile::CopyOp>(op);
-    if (!copy || !stage || stage.getInt() != 0)
+    tile::CopyOp copy = operandCopy(&op);
+    if (!copy)
       continue;
     ++copies;
     if (!simt::planTmaCopy(copy, copy.getDst(), why))
@@ -339,9 +346,7 @@ bool lastGemmMayStayInFlight(tile::PipelinedOp loop) {
   SmallVector<Operation *> body;
   llvm::SmallPtrSet<Value, 4> rings;
   for (Operation &op : loop.getBody()->without_terminator()) {
-    auto copy = dyn_cast<tile::CopyOp>(op);
-    auto stage = op.getAttrOfType<IntegerAttr>("tile.stage");
-    if (copy && stage && stage.getInt() == 0) {
+    if (tile::CopyOp copy = operandCopy(&op)) {
       rings.insert(copy.getDst());
       continue;
     }
@@ -395,9 +400,8 @@ void deepenRings(tile::PipelinedOp loop, const TargetInfo &target) {
   auto kernel = cast<tile::KernelOp>(loop->getParentOp());
   SmallVector<tile::AllocOp> rings;
   for (Operation &op : loop.getBody()->without_terminator()) {
-    auto copy = dyn_cast<tile::CopyOp>(op);
-    auto stage = op.getAttrOfType<IntegerAttr>("tile.stage");
-    if (!copy || !stage || stage.getInt() != 0)
+    tile::CopyOp copy = operandCopy(&op);
+    if (!copy)
       continue;
     auto alloc = copy.getDst().getDefiningOp<tile::AllocOp>();
     if (!alloc || !gemm::isStaticShared(alloc) ||
@@ -460,12 +464,9 @@ bool pingpongPays(tile::PipelinedOp loop, tile::WarpSpecializeAttr roles) {
   int64_t gemms = 0;
   bool rowsOwned = true;
   llvm::SmallPtrSet<Value, 4> rings;
-  for (Operation &op : loop.getBody()->without_terminator()) {
-    auto copy = dyn_cast<tile::CopyOp>(op);
-    auto stage = op.getAttrOfType<IntegerAttr>("tile.stage");
-    if (copy && stage && stage.getInt() == 0)
+  for (Operation &op : loop.getBody()->without_terminator())
+    if (tile::CopyOp copy = operandCopy(&op))
       rings.insert(copy.getDst());
-  }
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
     if (auto gemm = dyn_cast<tile::GemmOp>(op)) {
       ++gemms;
@@ -488,8 +489,7 @@ bool pingpongPays(tile::PipelinedOp loop, tile::WarpSpecializeAttr roles) {
     }
     if (isa<tile::BarrierOp>(op))
       return WalkResult::interrupt();
-    auto stage = op->getAttrOfType<IntegerAttr>("tile.stage");
-    if (isa<tile::CopyOp>(op) && stage && stage.getInt() == 0)
+    if (operandCopy(op))
       return WalkResult::advance();
     for (Value v : op->getOperands())
       if (auto type = dyn_cast<MemRefType>(v.getType());

@@ -73,9 +73,9 @@ static void boundKernelRegisters(llvm::Module &module,
     block.getValueAsString().split(dims, ',');
     uint64_t threads = 1;
     for (llvm::StringRef dim : dims) {
-      uint64_t extent;
+      uint64_t extent = 0;
       if (dim.trim().getAsInteger(10, extent))
-        return;
+        extent = 0; // not a block size: leave this kernel alone
       threads *= extent;
     }
     if (threads <= 256 || threads > 1024)
