@@ -120,12 +120,13 @@ struct Pingpong {
 
   static constexpr int64_t kTopId = 15;
 
-  static Pingpong begin(OpBuilder &b, Location loc, simt::KernelLowering &kernel,
-                        int64_t groups) {
+  static Pingpong begin(OpBuilder &b, Location loc,
+                        simt::KernelLowering &kernel, int64_t groups) {
     Type i32 = b.getI32Type();
     Value tid = arith::IndexCastUIOp::create(b, loc, i32, kernel.threadId());
     Value group = arith::DivUIOp::create(
-        b, loc, tid, arith::ConstantIntOp::create(b, loc, i32, kWarpgroupThreads));
+        b, loc, tid,
+        arith::ConstantIntOp::create(b, loc, i32, kWarpgroupThreads));
     Pingpong turns{loc, &simt::deviceOps(kernel.getFunc()), groups, group};
     Value last = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::eq, group,

@@ -545,8 +545,7 @@ struct TilePlanWarpSpecialize
         loop->setAttr(simt::kLastGemmInFlightAttr,
                       UnitAttr::get(loop.getContext()));
       // --pingpong (experimental): the consumers take turns.
-      if (configured(loop, "tile.pingpong_gemms") &&
-          pingpongPays(loop, *roles))
+      if (configured(loop, "tile.pingpong_gemms") && pingpongPays(loop, *roles))
         loop->setAttr(simt::kPingpongAttr, UnitAttr::get(loop.getContext()));
       if (persistent(loop)) {
         loop->getParentOp()->setAttr(simt::kPersistentAttr,
