@@ -356,6 +356,41 @@ void allowContraction(gpu::GPUFuncOp func) {
   });
 }
 
+/// Erases a block barrier that follows another one with nothing but
+/// memory-effect-free ops and accesses of thread-local arrays between them: the second synchronizes the same
+/// threads over no memory access. Such pairs arise where two lowerings each
+/// end or start with a barrier (a reduction through shared memory followed
+/// by the body's own barrier before a shared store; the copies of a
+/// prologue); LLVM keeps both, since a barrier is a convergent call.
+/// A load or store of a thread's own registers (a memref.alloca, promoted
+/// to registers later): no other thread sees it, so no barrier orders it.
+bool accessesThreadLocal(Operation *op) {
+  Value memref;
+  if (auto load = dyn_cast<memref::LoadOp>(op))
+    memref = load.getMemRef();
+  else if (auto store = dyn_cast<memref::StoreOp>(op))
+    memref = store.getMemRef();
+  return memref && isa_and_nonnull<memref::AllocaOp>(memref.getDefiningOp());
+}
+
+void mergeAdjacentBarriers(gpu::GPUFuncOp func) {
+  SmallVector<gpu::BarrierOp> redundant;
+  func.walk([&](gpu::BarrierOp barrier) {
+    for (Operation *prev = barrier->getPrevNode(); prev;
+         prev = prev->getPrevNode()) {
+      if (isa<gpu::BarrierOp>(prev)) {
+        redundant.push_back(barrier);
+        return;
+      }
+      if (prev->getNumRegions() ||
+          !(isMemoryEffectFree(prev) || accessesThreadLocal(prev)))
+        return;
+    }
+  });
+  for (gpu::BarrierOp barrier : redundant)
+    barrier.erase();
+}
+
 /// arith.maxnumf / minnumf as LLVM's maxnum / minnum intrinsics: the code
 /// emitter's arith-expand would otherwise turn each into a compare, a NaN
 /// test and two selects, where NVIDIA has max.f32 / max.f16 (the same
@@ -453,6 +488,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   }
   if (failed(lowerLocals(func)))
     return failure();
+  mergeAdjacentBarriers(func);
   nameConsumerBarriers(kernel);
   if (options.fpContract)
     allowContraction(func);

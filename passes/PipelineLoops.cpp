@@ -970,9 +970,44 @@ private:
     IRMapping map;
     map.map(loop.getInductionVar(), ivOf(ib, j));
     bool firstGemm = true;
+    // With the body's barriers kept, the consumers' copy of the body drops
+    // the producer's copies, so the barriers that stood around them meet:
+    // a run of barriers with no consumer op between them is one barrier
+    // (MLA decode's KV and K_pe copies left four in a row). And only the
+    // shared buffers the consumers themselves write in the body need the
+    // async-proxy fence before a gemm reads them (S_shared in MLA, not Q or
+    // the TMA rings): such a buffer's writers fence before the next kept
+    // barrier, and a gemm reading nothing written since then goes unfenced.
+    DenseSet<Value> gemmOperands;
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (auto g = dyn_cast<tile::GemmOp>(op); g && !isProducer(op))
+        for (Value operand : {g.getA(), g.getB()})
+          if (tile::getMemorySpace(cast<MemRefType>(operand.getType())) ==
+              tile::MemorySpace::shared)
+            gemmOperands.insert(operand);
+    DenseSet<Value> unfenced; // written since the last kept barrier
+    bool afterBarrier = false;
     for (Operation &op : loop.getBody()->without_terminator()) {
       if (isProducer(op) || (!keepBarriers && isa<tile::BarrierOp>(op)))
         continue;
+      if (isa<tile::BarrierOp>(op)) {
+        if (afterBarrier)
+          continue;
+        if (!unfenced.empty())
+          simt::fenceAsyncProxy(ib, loc);
+        unfenced.clear();
+        afterBarrier = true;
+        ib.clone(op, map);
+        continue;
+      }
+      if (!isPureOp(&op))
+        afterBarrier = false;
+      if (!isa<tile::GemmOp>(op))
+        op.walk([&](Operation *nested) {
+          for (Value operand : nested->getOperands())
+            if (gemmOperands.contains(operand))
+              unfenced.insert(operand);
+        });
       if (auto it = llvm::find(readers, &op); it != readers.end())
         waitFull(ib, it - readers.begin(), j, stage);
       auto gemmOp = dyn_cast<tile::GemmOp>(op);
@@ -987,10 +1022,12 @@ private:
       // A body that writes other shared buffers (kept barriers) may write
       // what a gemm reads: each gemm then fences for itself.
       if (gemmOp) {
+        bool fenced = !unfenced.contains(gemmOp.getA()) &&
+                      !unfenced.contains(gemmOp.getB());
         if (failed(simt::emitGemm(kernel, ib, gemmOp,
                                   slot(gemmOp.getA(), stage),
                                   slot(gemmOp.getB(), stage),
-                                  /*asyncFenced=*/!keepBarriers)))
+                                  /*asyncFenced=*/fenced)))
           return failure();
         continue;
       }
