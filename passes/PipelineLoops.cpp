@@ -1098,12 +1098,173 @@ private:
     return success();
   }
 
+  /// The consumers' loop with the last gemm rotated into the next
+  /// iteration, FlashAttention-3's intra-warpgroup overlap: iteration j
+  /// issues its first gemm (S_j = Q K_j^T), then the last gemm of j - 1
+  /// (O += P_{j-1} V_{j-1}), waits for the first alone (wait_group 1), and
+  /// runs the ops that touch none of the last gemm's operands (the softmax
+  /// of S_j) while that gemm runs; after wait_group 0 it releases j - 1's
+  /// slot and runs the rest (P_j's conversion, O's rescale):
+  ///
+  ///   iteration 0 as written (no gemm in flight)
+  ///   for j in [1, n):
+  ///     early ops; wait K_j; issue first(j)
+  ///     wait V_{j-1}; issue last(j - 1); wait_group 1; first's results
+  ///     during ops                           // overlap last(j - 1)
+  ///     wait_group 0; last's results; release slot(j - 1)
+  ///     after ops                            // touch last's operands
+  ///   wait V_{n-1}; last(n - 1); wait_group 0; release slot(n - 1)
+  ///
+  /// A middle op is an "after" op when it touches one of the last gemm's
+  /// operands (its accumulator, its register A), a buffer an earlier
+  /// "after" op touches, or a value one defines; the others keep their
+  /// order ahead of it. Needs a trip count known to be at least 1 (the
+  /// peeled iteration 0); failure() without emitting anything otherwise.
+  FailureOr<bool> runRotatedLastGemm(
+      OpBuilder &b, tile::GemmOp first, tile::GemmOp last, Value n,
+      ArrayRef<Operation *> readers,
+      llvm::function_ref<void(OpBuilder &, size_t, Value, Value)> waitFull,
+      llvm::function_ref<void(OpBuilder &, Value, Value, bool)> release) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                           ub = getConstantIntValue(loop.getUpperBound()),
+                           step = getConstantIntValue(loop.getStep());
+    if (!lb || !ub || !step || *step < 1 || *ub - *lb < 1)
+      return false;
+    SmallVector<Operation *> early, middle, during, after;
+    SmallVector<size_t> earlyGroups, lateGroups;
+    DenseSet<Value> lateBuffers;
+    for (Value operand : last->getOperands())
+      if (isa<MemRefType>(operand.getType()))
+        lateBuffers.insert(operand);
+    DenseSet<Operation *> afterOps;
+    bool seenFirst = false;
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (isProducer(op) || isa<tile::BarrierOp>(op))
+        continue;
+      // A group's tiles are waited for before their first reader.
+      if (auto it = llvm::find(readers, &op); it != readers.end())
+        (seenFirst ? lateGroups : earlyGroups).push_back(it - readers.begin());
+      if (&op == last.getOperation())
+        continue;
+      if (&op == first.getOperation()) {
+        seenFirst = true;
+        continue;
+      }
+      if (!seenFirst) {
+        early.push_back(&op);
+        continue;
+      }
+      if (isa<tile::GemmOp>(op) || llvm::is_contained(readers, &op))
+        return false; // a third gemm, a ring read outside the gemms
+      middle.push_back(&op);
+      bool isLate = false;
+      SmallVector<Value> buffers;
+      op.walk([&](Operation *nested) {
+        for (Value operand : nested->getOperands()) {
+          if (Operation *def = operand.getDefiningOp();
+              def && afterOps.contains(def))
+            isLate = true;
+          if (isa<MemRefType>(operand.getType())) {
+            buffers.push_back(operand);
+            isLate |= lateBuffers.contains(operand);
+          }
+        }
+      });
+      if (!isLate) {
+        during.push_back(&op);
+        continue;
+      }
+      after.push_back(&op);
+      afterOps.insert(&op);
+      lateBuffers.insert_range(buffers);
+    }
+
+    FailureOr<simt::WgmmaGemm> qk = simt::WgmmaGemm::create(kernel, first);
+    FailureOr<simt::WgmmaGemm> pv = simt::WgmmaGemm::create(kernel, last);
+    if (failed(qk) || failed(pv))
+      return failure();
+    qk->markOperands(b, slot(first.getA(), cst(b, 0)),
+                     slot(first.getB(), cst(b, 0)));
+    pv->markOperands(b, slot(last.getA(), cst(b, 0)),
+                     slot(last.getB(), cst(b, 0)));
+    qk->setUp(b);
+    pv->setUp(b);
+    auto stageOf = [&](OpBuilder &ob, Value j) -> Value {
+      return arith::RemUIOp::create(ob, loc, useOf(ob, j), cst(ob, stages));
+    };
+    auto issueLast = [&](OpBuilder &ob, Value j, Value stage) {
+      for (size_t g : lateGroups)
+        waitFull(ob, g, j, stage);
+      SmallVector<Value> accs = pv->loadAccumulators(ob);
+      pv->issue(ob, slot(last.getA(), stage), slot(last.getB(), stage), accs);
+      return accs;
+    };
+
+    // Iteration 0, as written but for the last gemm.
+    {
+      Value zero = cst(b, 0), stage = stageOf(b, zero);
+      IRMapping map;
+      map.map(loop.getInductionVar(), ivOf(b, zero));
+      for (Operation *op : early)
+        b.clone(*op, map);
+      for (size_t g : earlyGroups)
+        waitFull(b, g, zero, stage);
+      if (failed(simt::emitGemm(kernel, b, first, slot(first.getA(), stage),
+                                slot(first.getB(), stage),
+                                /*asyncFenced=*/true)))
+        return failure();
+      for (Operation *op : middle)
+        b.clone(*op, map);
+    }
+
+    auto steady = scf::ForOp::create(b, loc, cst(b, 1), n, cst(b, 1));
+    OpBuilder ib = OpBuilder::atBlockTerminator(steady.getBody());
+    Value j = steady.getInductionVar();
+    Value stage = stageOf(ib, j);
+    Value prev = arith::SubIOp::create(ib, loc, j, cst(ib, 1));
+    Value prevStage = slotBefore(ib, j);
+    IRMapping map;
+    map.map(loop.getInductionVar(), ivOf(ib, j));
+    for (Operation *op : early)
+      ib.clone(*op, map);
+    for (size_t g : earlyGroups)
+      waitFull(ib, g, j, stage);
+    SmallVector<Value> sAccs = qk->loadAccumulators(ib);
+    qk->issue(ib, slot(first.getA(), stage), slot(first.getB(), stage),
+              sAccs);
+    SmallVector<Value> oAccs = issueLast(ib, prev, prevStage);
+    qk->wait(ib, 1);
+    qk->storeAccumulators(ib, sAccs);
+    for (Operation *op : during)
+      ib.clone(*op, map);
+    pv->wait(ib, 0);
+    pv->storeAccumulators(ib, oAccs);
+    release(ib, prevStage, Value(), /*syncWarp=*/true);
+    for (Operation *op : after)
+      ib.clone(*op, map);
+
+    b.setInsertionPointAfter(steady);
+    Value lastTrip = arith::SubIOp::create(b, loc, n, cst(b, 1));
+    Value lastStage = slotBefore(b, n);
+    SmallVector<Value> accs = issueLast(b, lastTrip, lastStage);
+    pv->wait(b, 0);
+    pv->storeAccumulators(b, accs);
+    release(b, lastStage, Value(), /*syncWarp=*/true);
+    return true;
+  }
+
   LogicalResult runLastGemmInFlight(
       OpBuilder &b, tile::GemmOp first, tile::GemmOp last, Value n,
       ArrayRef<Operation *> readers,
       llvm::function_ref<void(OpBuilder &, size_t, Value, Value)> waitFull,
       llvm::function_ref<void(OpBuilder &, Value, Value, bool)> release,
       const std::optional<Pingpong> &turns) {
+    if (!turns) {
+      FailureOr<bool> rotated =
+          runRotatedLastGemm(b, first, last, n, readers, waitFull, release);
+      if (failed(rotated) || *rotated)
+        return failure(failed(rotated));
+    }
     FailureOr<simt::WgmmaGemm> gemm = simt::WgmmaGemm::create(kernel, last);
     if (failed(gemm))
       return failure();
