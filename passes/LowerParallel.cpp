@@ -21,6 +21,7 @@
 #include "GuardedSteps.h"
 #include "Partitions.h"
 #include "SIMTLowering.h"
+#include "tilec/Target/TargetInfo.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
@@ -296,6 +297,39 @@ void sinkStores(Block::iterator begin, Operation *end) {
     store->moveBefore(end);
 }
 
+/// The kernel attribute recording the most 32-bit registers one thread's
+/// loads fill while in flight together, over the kernel's unrolled loops
+/// (read by askLoadRegisters).
+constexpr llvm::StringLiteral kLoadRegistersKey = "tile.load_registers";
+
+/// The 32-bit registers one step of a strided loop fills with its loads of
+/// memory: each load of one iteration, `vec` times (as one vector of `vec`
+/// elements where `vectors`, else as `vec` scalars of a register each).
+int64_t stepLoadRegisters(ArrayRef<Operation *> ops, int64_t vec,
+                          bool vectors) {
+  int64_t registers = 0;
+  for (Operation *op : ops) {
+    auto load = dyn_cast<memref::LoadOp>(op);
+    if (!load || isSpace(load.getMemRef(), tile::MemorySpace::local))
+      continue;
+    int64_t bits = load.getType().getIntOrFloatBitWidth();
+    registers += vectors ? (vec * bits + 31) / 32 : vec * ((bits + 31) / 32);
+  }
+  return registers;
+}
+
+/// Records that `registers` registers of this thread's loads are in
+/// flight together somewhere in the kernel.
+void noteLoadRegisters(KernelLowering &kernel, int64_t registers) {
+  gpu::GPUFuncOp func = kernel.getFunc();
+  auto old = func->getAttrOfType<IntegerAttr>(kLoadRegistersKey);
+  if (registers <= 0 || (old && old.getInt() >= registers))
+    return;
+  func->setAttr(kLoadRegistersKey,
+                IntegerAttr::get(IntegerType::get(func.getContext(), 64),
+                                 registers));
+}
+
 LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
                            int64_t vec) {
   WalkResult walk = loop.getBody()->walk([&](Operation *op) {
@@ -506,6 +540,7 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
                                     constIndex(b, loc, total));
       }
       emitGuardedSteps(b, loc, loop.getBody(), guards, ivs, elements);
+      noteLoadRegisters(kernel, steps * stepLoadRegisters(ops, 1, false));
       loop.erase();
       return success();
     }
@@ -557,9 +592,12 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
         if (rowVectors)
           formRowVectors(ops, loop.getBody(), ivs.back(), clones);
       }
-      if (sinkable)
+      if (sinkable) {
         sinkStores(ifOp.thenBlock()->begin(),
                    ifOp.thenBlock()->getTerminator());
+        noteLoadRegisters(kernel,
+                          steps * stepLoadRegisters(ops, vec, rowVectors));
+      }
       OpBuilder slow = OpBuilder::atBlockTerminator(ifOp.elseBlock());
       for (int64_t s = 0; s < steps; ++s)
         emitStep(slow, constIndex(slow, loc, s * chunk));
@@ -568,10 +606,13 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
       for (int64_t s = 0; s < steps; ++s)
         emitStep(b, constIndex(b, loc, s * chunk));
       // Without guards the steps are straight-line code.
-      if (sinkable && !partial && steps > 1)
+      if (sinkable && !partial && steps > 1) {
         sinkStores(before ? std::next(before->getIterator())
                           : loop->getBlock()->begin(),
                    loop);
+        noteLoadRegisters(kernel,
+                          steps * stepLoadRegisters(ops, vec, rowVectors));
+      }
     }
   } else {
     auto forOp = scf::ForOp::create(b, loc, constIndex(b, loc, 0),
@@ -617,4 +658,39 @@ LogicalResult simt::lowerParallel(KernelLowering &kernel,
   if (!error.empty())
     return loop.emitError() << "invalid loop_layout: " << error;
   return lowerDistributed(kernel, loop, *layout);
+}
+
+// Told only the block size (`.maxntid`), ptxas keeps few registers and
+// interleaves the unrolled steps' loads with their uses: the guarded
+// 1001x1001 bf16 kernel (32 steps of two 2-byte loads a thread) got 46
+// registers and its loads in five waves, each waiting for the previous
+// one's data (its SASS, bench/RESULTS.md), while TileLang's, compiled with
+// `__launch_bounds__(256, 1)`, had all its loads issued in two. A minimum
+// number of resident blocks (`.minnctapersm`, nvvm.minctasm) lets ptxas
+// use the registers that number of blocks leaves each thread: asked for
+// as many blocks as leave each thread the registers of its loads in flight
+// plus `kReserve` for addresses, indices and predicates, ptxas issued all
+// 64 loads before the first use (72 registers). Not where a full
+// multiprocessor of blocks leaves them anyway (ptxas then needs no hint),
+// nor in kernels with fragments, whose registers the loads do not bound.
+void simt::askLoadRegisters(KernelLowering &kernel, const TargetInfo &target) {
+  constexpr int64_t kReserve = 16;
+  // Threads one multiprocessor holds on sm_80 and sm_90a.
+  constexpr int64_t kThreadsPerMultiprocessor = 2048;
+  gpu::GPUFuncOp func = kernel.getFunc();
+  auto loads = func->getAttrOfType<IntegerAttr>(kLoadRegistersKey);
+  if (!loads)
+    return;
+  func->removeAttr(kLoadRegistersKey);
+  if (!target.isNVIDIA() || func->hasAttr("nvvm.minctasm") ||
+      !kernel.fragments().empty())
+    return;
+  int64_t threads = kernel.getThreads();
+  int64_t blocks = int64_t(target.registersPerBlock()) /
+                   (threads * (loads.getInt() + kReserve));
+  if (blocks * threads >= kThreadsPerMultiprocessor)
+    return;
+  func->setAttr("nvvm.minctasm",
+                IntegerAttr::get(IntegerType::get(func.getContext(), 32),
+                                 std::max<int64_t>(blocks, 1)));
 }

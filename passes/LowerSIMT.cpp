@@ -471,6 +471,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   for (tile::ParallelOp loop : loops)
     if (failed(lowerParallel(kernel, loop)))
       return failure();
+  askLoadRegisters(kernel, target);
   if (failed(lowerCopiesAndFills(kernel)) || failed(lowerReductions(kernel)) ||
       failed(lowerScans(kernel, target)) || failed(lowerMisc(kernel)) ||
       failed(lowerFloatingAccesses(kernel)))

@@ -193,6 +193,10 @@ mlir::LogicalResult lowerLoops(mlir::gpu::GPUFuncOp func);
 /// One tile.parallel, by its loop_layout.
 mlir::LogicalResult lowerParallel(KernelLowering &kernel,
                                   tile::ParallelOp loop);
+/// After lowerParallel: a kernel without fragments whose unrolled steps
+/// have their loads in flight together asks ptxas for the registers they
+/// fill (LowerParallel.cpp, askLoadRegisters).
+void askLoadRegisters(KernelLowering &kernel, const TargetInfo &target);
 /// tile.copy and tile.fill.
 mlir::LogicalResult lowerCopiesAndFills(KernelLowering &kernel);
 /// tile.reduce.
