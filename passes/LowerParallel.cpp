@@ -682,7 +682,7 @@ void simt::askLoadRegisters(KernelLowering &kernel, const TargetInfo &target) {
   if (!loads)
     return;
   func->removeAttr(kLoadRegistersKey);
-  if (!target.isNVIDIA() || func->hasAttr("nvvm.minctasm") ||
+  if (!target.hasOccupancyHint() || func->hasAttr("nvvm.minctasm") ||
       !kernel.fragments().empty())
     return;
   int64_t threads = kernel.getThreads();

@@ -178,6 +178,7 @@ public:
   bool isNVIDIA() const override { return desc.nvidia; }
   bool hasDeviceAssert() const override { return desc.nvidia; }
   bool hasNamedBarriers() const override { return desc.nvidia; }
+  bool hasOccupancyHint() const override { return desc.nvidia; }
   StringRef llvmTriple() const override {
     return desc.nvidia ? "nvptx64-nvidia-cuda" : "amdgcn-amd-amdhsa";
   }

@@ -108,6 +108,11 @@ public:
   /// count`, 16 ids per block); without them (AMD) only the whole block can
   /// synchronize.
   virtual bool hasNamedBarriers() const = 0;
+  /// Whether a kernel can ask the code generator's register allocator to
+  /// keep a minimum number of blocks resident per multiprocessor (NVIDIA's
+  /// `.minnctapersm`), which gives each thread the registers that many
+  /// blocks leave; tilec does not ask AMD's (amdgpu-waves-per-eu) yet.
+  virtual bool hasOccupancyHint() const = 0;
   /// LLVM target triple of the device code ("nvptx64-nvidia-cuda",
   /// "amdgcn-amd-amdhsa").
   virtual llvm::StringRef llvmTriple() const = 0;
