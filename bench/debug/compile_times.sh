@@ -4,11 +4,13 @@
 # with a fresh TILEC_CACHE_DIR ("first compile") and then again with that
 # cache ("PTX seen before"), at each LLVM level given.
 #   bash bench/debug/compile_times.sh [REPEATS] [LEVELS]   (default: 5 "3 2")
+# TILEC=PATH times another build of tilec (an older commit's, for an A/B on
+# the same machine at the same load), KERNELS="a b@sm_80,sm_90a" a subset.
 # The machine is shared: each number is the minimum of REPEATS runs, and the
 # load average is printed before and after.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
-tilec=$PWD/build/bin/tilec
+tilec=${TILEC:-$PWD/build/bin/tilec}
 repeats=${1:-5}
 levels=${2:-3 2}
 work=$(mktemp -d)
@@ -28,8 +30,9 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
 echo "| kernel | -O | first compile | PTX seen before |"
 echo "| --- | --- | --- | --- |"
-for kernel in vector_add softmax rmsnorm_silu gemm_relu gemm_fp8 \
-  flash_attention gemm_bias_gelu mla_decode gemm_relu@sm_80,sm_90a; do
+kernels=${KERNELS:-vector_add softmax rmsnorm_silu gemm_relu gemm_fp8 \
+  flash_attention gemm_bias_gelu mla_decode gemm_relu@sm_80,sm_90a}
+for kernel in $kernels; do
   name=${kernel%@*}
   target=sm_90a
   [[ $kernel == *@* ]] && target=${kernel#*@}

@@ -155,6 +155,21 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
   });
   mlir::PassManager pm(module.getContext());
   pm.enableTiming(timing);
+  // Verifying the module after each of the lowering's ~17 passes is for
+  // finding a pass that breaks the IR; a release build verifies once, after
+  // the last (invalid IR still stops before code generation), unless
+  // --verify-each asks for every pass. Debug builds verify each.
+#ifdef NDEBUG
+  bool verifyEach = opts.verifyEach;
+#else
+  bool verifyEach = true;
+#endif
+  pm.enableVerifier(verifyEach);
+  auto run = [&]() -> mlir::LogicalResult {
+    if (mlir::failed(pm.run(module)))
+      return mlir::failure();
+    return verifyEach ? mlir::success() : mlir::verify(module);
+  };
   if (!hasTileKernels ||
       module->hasAttr(mlir::gpu::GPUDialect::getContainerModuleAttrName())) {
     // Only --fast-math has work left there: the flags on the gpu.funcs'
@@ -162,7 +177,7 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
     if (!fastMath)
       return mlir::success();
     pm.addPass(createTileFastMath());
-    return pm.run(module);
+    return run();
   }
   if (opts.printIRAfterAll) {
     module.getContext()->disableMultithreading();
@@ -174,7 +189,7 @@ static mlir::LogicalResult lowerToGPU(mlir::ModuleOp module,
   TileToGPUOptions lowering;
   lowering.fastMath = fastMath;
   buildTileToGPUPipeline(pm, lowering);
-  return pm.run(module);
+  return run();
 }
 
 int runDriver(DriverOptions opts) {

@@ -43,6 +43,10 @@ struct DriverOptions {
   std::string depfilePath;
   std::string depTarget;
   bool printIRAfterAll = false;
+  /// --verify-each: verify the IR after every pass of the tile lowering
+  /// (release builds otherwise verify once, after the last; debug builds
+  /// always verify each).
+  bool verifyEach = false;
   /// --fast-math: fastmath<fast> on the kernels' float ops (approximate
   /// division and exp/log/sin, no NaN/Inf guarantees).
   bool fastMath = false;

@@ -165,6 +165,9 @@ int main(int argc, char **argv) {
                  "tensors can pass 2^31 - 1 elements)");
   app.add_flag("--print-ir-after-all", opts.printIRAfterAll,
                "Print the IR after every pass to stderr");
+  app.add_flag("--verify-each", opts.verifyEach,
+               "Verify the IR after every pass of the tile lowering (by "
+               "default once, after the last)");
 
   std::vector<const char *> cargv;
   for (const std::string &arg : args)
