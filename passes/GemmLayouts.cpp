@@ -311,8 +311,8 @@ private:
   /// from another gemm or a pin is a located error naming both.
   LogicalResult pinFragment(tile::GemmOp gemm, tile::AllocOp alloc,
                             const LinearLayout &layout, const Twine &what) {
-    DictionaryAttr attr = simt::layoutToAttr(gemm.getContext(), layout);
-    if (Attribute old = alloc.getLayoutAttr(); old && old != attr) {
+    auto attr = tile::FragmentAttr::get(gemm.getContext(), layout);
+    if (tile::FragmentAttr old = alloc.getLayoutAttr(); old && old != attr) {
       InFlightDiagnostic diag = gemm.emitError()
                                 << "conflicting layouts for fragment `"
                                 << alloc.getName() << "`: this T.gemm " << what;

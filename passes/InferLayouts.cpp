@@ -193,8 +193,10 @@ private:
         return WalkResult::advance();
       }
       if (auto annotate = dyn_cast<tile::AnnotateLayoutOp>(op)) {
-        if (fragmentAlloc(annotate.getBuffer()) &&
-            failed(pin(annotate.getBuffer(), annotate.getLayout(), op)))
+        // A fragment's #tile.fragment (the verifier checks the pairing).
+        auto layout = dyn_cast<tile::FragmentAttr>(annotate.getLayout());
+        if (layout && fragmentAlloc(annotate.getBuffer()) &&
+            failed(pin(annotate.getBuffer(), layout, op)))
           return WalkResult::interrupt();
         return WalkResult::advance();
       }
@@ -258,12 +260,12 @@ private:
   LogicalResult addFragment(tile::AllocOp alloc) {
     FragState &state = frags[alloc.getResult()];
     state.alloc = alloc;
-    if (Attribute attr = alloc.getLayoutAttr())
+    if (tile::FragmentAttr attr = alloc.getLayoutAttr())
       return pin(alloc.getResult(), attr, alloc);
     return success();
   }
 
-  LogicalResult pin(Value buffer, Attribute attr, Operation *where) {
+  LogicalResult pin(Value buffer, tile::FragmentAttr attr, Operation *where) {
     auto type = cast<MemRefType>(buffer.getType());
     std::string error;
     std::optional<LinearLayout> linear =
@@ -320,21 +322,20 @@ private:
       for (auto [d, index] : llvm::enumerate(access.indices))
         if (isRuntimeIndex(index, loop))
           runtimeIndexed.try_emplace(access.buffer, int(d));
-    if (Attribute attr = loop.getLoopLayoutAttr()) {
+    if (tile::StridedAttr strided = loop.getStridedLayout()) {
       state.pinned = true;
-      if (std::optional<int64_t> vec = stridedVec(attr)) {
-        state.vec = *vec;
-        state.realign = stridedRealign(attr).value_or(0);
-      } else {
-        std::string error;
-        std::optional<LinearLayout> linear =
-            layoutFromAttr(attr, loop.getExtents(), error);
-        if (linear)
-          state.layout = Layout::get(*linear, loop.getExtents(), error,
-                                     threadsOf(loop, threads));
-        if (!error.empty())
-          return loop.emitError() << "invalid loop_layout: " << error;
-      }
+      state.vec = strided.getVec();
+      state.realign = strided.getRealign();
+    } else if (tile::FragmentAttr attr = loop.getFragmentLayout()) {
+      state.pinned = true;
+      std::string error;
+      std::optional<LinearLayout> linear =
+          layoutFromAttr(attr, loop.getExtents(), error);
+      if (linear)
+        state.layout = Layout::get(*linear, loop.getExtents(), error,
+                                   threadsOf(loop, threads));
+      if (!error.empty())
+        return loop.emitError() << "invalid loop_layout: " << error;
     }
     loopIndex[loop] = loops.size();
     loops.push_back(std::move(state));
@@ -1036,19 +1037,15 @@ private:
   void record() {
     MLIRContext *ctx = kernel->getContext();
     for (auto &[buffer, frag] : frags)
-      frag.alloc.setLayoutAttr(layoutToAttr(ctx, frag.layout->linear()));
+      frag.alloc.setLayoutAttr(
+          tile::FragmentAttr::get(ctx, frag.layout->linear()));
     for (LoopState &loop : loops) {
       if (loop.layout)
-        loop.op.setLoopLayoutAttr(layoutToAttr(ctx, loop.layout->linear()));
-      else {
-        auto i64 = IntegerType::get(ctx, 64);
-        SmallVector<NamedAttribute> keys{NamedAttribute(
-            StringAttr::get(ctx, kVecKey), IntegerAttr::get(i64, loop.vec))};
-        if (loop.realign)
-          keys.push_back(NamedAttribute(StringAttr::get(ctx, kRealignKey),
-                                        IntegerAttr::get(i64, loop.realign)));
-        loop.op.setLoopLayoutAttr(DictionaryAttr::get(ctx, keys));
-      }
+        loop.op.setLoopLayoutAttr(
+            tile::FragmentAttr::get(ctx, loop.layout->linear()));
+      else
+        loop.op.setLoopLayoutAttr(
+            tile::StridedAttr::get(ctx, loop.vec, loop.realign));
     }
   }
 

@@ -629,19 +629,20 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
 
 LogicalResult simt::lowerParallel(KernelLowering &kernel,
                                   tile::ParallelOp loop) {
-  Attribute attr = loop.getLoopLayoutAttr();
-  if (!attr)
+  if (!loop.getLoopLayoutAttr())
     return loop.emitError(
         "T.Parallel loop has no loop_layout; run tile-infer-layouts first");
-  if (std::optional<int64_t> realign = stridedRealign(attr)) {
-    FailureOr<bool> done = lowerRealigned(kernel, loop, *realign);
-    if (failed(done))
-      return failure();
-    if (*done)
-      return success();
+  if (tile::StridedAttr strided = loop.getStridedLayout()) {
+    if (int64_t realign = strided.getRealign()) {
+      FailureOr<bool> done = lowerRealigned(kernel, loop, realign);
+      if (failed(done))
+        return failure();
+      if (*done)
+        return success();
+    }
+    return lowerStrided(kernel, loop, strided.getVec());
   }
-  if (std::optional<int64_t> vec = stridedVec(attr))
-    return lowerStrided(kernel, loop, *vec);
+  tile::FragmentAttr attr = loop.getFragmentLayout();
   std::string error;
   std::optional<LinearLayout> linear =
       layoutFromAttr(attr, loop.getExtents(), error);

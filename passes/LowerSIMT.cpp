@@ -84,7 +84,7 @@ void KernelLowering::buildAtEntry(
 }
 
 LogicalResult KernelLowering::addFragment(tile::AllocOp alloc) {
-  Attribute attr = alloc.getLayoutAttr();
+  tile::FragmentAttr attr = alloc.getLayoutAttr();
   if (!attr)
     return alloc.emitError() << "fragment `" << alloc.getName()
                              << "` has no layout; run tile-infer-layouts first";
@@ -322,9 +322,7 @@ LogicalResult simt::buildStridedLoop(
     function_ref<void(OpBuilder &, Location, ValueRange)> body) {
   auto loop = tile::ParallelOp::create(b, loc, extents);
   MLIRContext *ctx = b.getContext();
-  loop.setLoopLayoutAttr(
-      DictionaryAttr::get(ctx, {NamedAttribute(StringAttr::get(ctx, kVecKey),
-                                               b.getI64IntegerAttr(vec))}));
+  loop.setLoopLayoutAttr(tile::StridedAttr::get(ctx, vec, /*realign=*/0));
   // Copies' loops run step by step: with every step's loads ahead of the
   // stores, copies across odd strides (scalar accesses, an address each)
   // outgrow the register budget.

@@ -179,13 +179,11 @@ int64_t gemm::reductionScratchBytes(tile::KernelOp kernel) {
   llvm::DenseMap<Type, int64_t> largest;
   kernel.walk([&](tile::ReduceOp reduce) {
     auto dst = reduce.getDst().getDefiningOp<tile::AllocOp>();
-    auto layout = dst ? dyn_cast_or_null<DictionaryAttr>(dst.getLayoutAttr())
-                      : DictionaryAttr();
-    auto registers = layout ? layout.getAs<ArrayAttr>("register") : ArrayAttr();
-    if (!registers)
+    tile::FragmentAttr layout = dst ? dst.getLayoutAttr() : nullptr;
+    if (!layout)
       return;
     Type element = cast<MemRefType>(dst.getType()).getElementType();
-    int64_t bytes = *threads * (int64_t(1) << registers.size()) *
+    int64_t bytes = *threads * (int64_t(1) << layout.getNumRegisterBits()) *
                     element.getIntOrFloatBitWidth() / 8;
     largest[element] = std::max(largest[element], bytes);
   });

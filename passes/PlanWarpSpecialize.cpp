@@ -476,15 +476,12 @@ bool pingpongPays(tile::PipelinedOp loop, tile::WarpSpecializeAttr roles) {
     }
     if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
       auto src = reduce.getSrc().getDefiningOp<tile::AllocOp>();
-      auto layout = src ? dyn_cast_or_null<DictionaryAttr>(src.getLayoutAttr())
-                        : DictionaryAttr();
-      auto warps = layout ? layout.getAs<ArrayAttr>("warp") : ArrayAttr();
+      tile::FragmentAttr layout = src ? src.getLayoutAttr() : nullptr;
       if (!layout)
         return WalkResult::interrupt();
-      for (Attribute basis : warps ? warps.getValue() : ArrayRef<Attribute>())
-        if (auto b = dyn_cast<DenseI32ArrayAttr>(basis);
-            !b || reduce.getDim() >= int64_t(b.size()) ||
-            b[reduce.getDim()] != 0)
+      for (unsigned i = 0; i < layout.getNumWarpBits(); ++i)
+        if (ArrayRef<int32_t> b = layout.getWarpBasis(i);
+            reduce.getDim() >= b.size() || b[reduce.getDim()] != 0)
           return WalkResult::interrupt();
     }
     if (isa<tile::BarrierOp>(op))

@@ -1,9 +1,10 @@
 //===- SIMTLayout.cpp - Fragment and loop layouts as the passes use them --===//
 //
-// Attribute round trip, lookup tables, projections, the index evaluator and
-// the per-iteration ownership check. Everything is enumerated exactly:
-// layouts are small (at most a few thousand registers x 1024 threads), and
-// enumeration gives the precise counterexample an error message needs.
+// Reading the recorded #tile.fragment, lookup tables, projections, the index
+// evaluator and the per-iteration ownership check. Everything is enumerated
+// exactly: layouts are small (at most a few thousand registers x 1024
+// threads), and enumeration gives the precise counterexample an error
+// message needs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,105 +27,22 @@ using namespace tilec;
 using namespace tilec::simt;
 
 //===----------------------------------------------------------------------===//
-// Attribute form
+// The recorded attribute
 //===----------------------------------------------------------------------===//
 
-DictionaryAttr simt::layoutToAttr(MLIRContext *ctx,
-                                  const LinearLayout &layout) {
-  // Out dims in tile order (dim0, dim1, ...), whatever the layout's order.
-  size_t rank = layout.getNumOutDims();
-  SmallVector<int> outPos(rank, -1);
-  for (auto [pos, out] : llvm::enumerate(layout.getOutDims()))
-    for (size_t d = 0; d < rank; ++d)
-      if (out.name == tensorDimName(d))
-        outPos[d] = int(pos);
-  SmallVector<NamedAttribute> entries;
-  for (StringRef name : {kRegister, kLane, kWarp}) {
-    SmallVector<Attribute> bases;
-    for (const LinearLayout::InDim &in : layout.getInDims()) {
-      if (in.name != name)
-        continue;
-      for (const LinearLayout::Basis &basis : in.bases) {
-        SmallVector<int32_t> values;
-        for (size_t d = 0; d < rank; ++d)
-          values.push_back(outPos[d] < 0 ? 0 : basis[outPos[d]]);
-        bases.push_back(DenseI32ArrayAttr::get(ctx, values));
-      }
-    }
-    entries.emplace_back(StringAttr::get(ctx, name),
-                         ArrayAttr::get(ctx, bases));
-  }
-  return DictionaryAttr::get(ctx, entries);
-}
-
-std::optional<LinearLayout> simt::layoutFromAttr(Attribute attr,
+std::optional<LinearLayout> simt::layoutFromAttr(tile::FragmentAttr attr,
                                                  ArrayRef<int64_t> shape,
                                                  std::string &error) {
-  auto dict = dyn_cast_or_null<DictionaryAttr>(attr);
-  if (!dict || !dict.get(kRegister)) {
-    error = "expected a layout dictionary with `register`, `lane` and `warp` "
-            "bases";
+  if (!attr) {
+    error = "no #tile.fragment layout";
     return std::nullopt;
   }
-  for (NamedAttribute entry : dict)
-    if (entry.getName() != kRegister && entry.getName() != kLane &&
-        entry.getName() != kWarp) {
-      error = ("unknown layout key `" + entry.getName().strref() + "`").str();
-      return std::nullopt;
-    }
-  std::vector<LinearLayout::InDim> ins;
-  for (StringRef name : {kRegister, kLane, kWarp}) {
-    LinearLayout::InDim in{name.str(), {}};
-    auto list = dyn_cast_or_null<ArrayAttr>(dict.get(name));
-    if (dict.get(name) && !list) {
-      error = ("`" + name + "` must be a list of i32 arrays").str();
-      return std::nullopt;
-    }
-    for (Attribute element : list ? list.getValue() : ArrayRef<Attribute>()) {
-      auto basis = dyn_cast<DenseI32ArrayAttr>(element);
-      if (!basis || basis.size() != int64_t(shape.size())) {
-        error = ("each `" + name + "` basis must be an i32 array of " +
-                 Twine(shape.size()) + " values")
-                    .str();
-        return std::nullopt;
-      }
-      in.bases.emplace_back(basis.asArrayRef().begin(),
-                            basis.asArrayRef().end());
-    }
-    ins.push_back(std::move(in));
-  }
-  // A dimension that is not a power of two is laid out over its padded
-  // extent (PaddedLayout.h); Layout::get drops the registers past it.
-  SmallVector<LinearLayout::NamedSize> outs;
-  for (auto [d, extent] : llvm::enumerate(paddedShape(shape)))
-    outs.push_back({tensorDimName(d), int32_t(extent)});
-  llvm::Expected<LinearLayout> layout =
-      LinearLayout::create(std::move(ins), outs);
+  llvm::Expected<LinearLayout> layout = attr.getLinearLayout(shape);
   if (!layout) {
     error = llvm::toString(layout.takeError());
     return std::nullopt;
   }
   return *layout;
-}
-
-std::optional<int64_t> simt::stridedVec(Attribute attr) {
-  auto dict = dyn_cast_or_null<DictionaryAttr>(attr);
-  if (!dict || dict.size() != (dict.get(kRealignKey) ? 2 : 1))
-    return std::nullopt;
-  auto vec = dyn_cast_or_null<IntegerAttr>(dict.get(kVecKey));
-  if (!vec || vec.getInt() < 1)
-    return std::nullopt;
-  return vec.getInt();
-}
-
-std::optional<int64_t> simt::stridedRealign(Attribute attr) {
-  if (!stridedVec(attr))
-    return std::nullopt;
-  auto width = dyn_cast_or_null<IntegerAttr>(
-      cast<DictionaryAttr>(attr).get(kRealignKey));
-  if (!width || width.getInt() < 2 || !llvm::isPowerOf2_64(width.getInt()))
-    return std::nullopt;
-  return width.getInt();
 }
 
 //===----------------------------------------------------------------------===//

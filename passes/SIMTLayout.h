@@ -1,12 +1,12 @@
 //===- SIMTLayout.h - Fragment and loop layouts for the passes -*- C++ -*-===//
 //
 // The bridge between the layout library (LinearLayout values) and the SIMT
-// passes: the attribute form of a layout (what tile-infer-layouts writes and
-// tile-lower-simt reads), tables that answer "which register of thread t
-// holds element e" in O(1), projections (a reduction's output, a loop
-// variable subset), and a small evaluator of index expressions used to
-// check, iteration by iteration, that a thread holds every fragment element
-// its loop iterations touch.
+// passes: reading the #tile.fragment a pass recorded (tile-infer-layouts
+// writes it, tile-lower-simt reads it; TileAttrs.td), tables that answer "which
+// register of thread t holds element e" in O(1), projections (a reduction's
+// output, a loop variable subset), and a small evaluator of index expressions
+// used to check, iteration by iteration, that a thread holds every fragment
+// element its loop iterations touch.
 //
 // Coordinates are flattened row-major (last dimension least significant)
 // over the padded shape (every extent rounded up to a power of two,
@@ -19,6 +19,7 @@
 #ifndef TILEC_PASSES_SIMTLAYOUT_H
 #define TILEC_PASSES_SIMTLAYOUT_H
 
+#include "tilec/Dialect/TileDialect.h"
 #include "tilec/Layout/LinearLayout.h"
 
 #include "mlir/IR/Attributes.h"
@@ -37,33 +38,14 @@ inline constexpr llvm::StringLiteral kRegister = "register";
 inline constexpr llvm::StringLiteral kLane = "lane";
 inline constexpr llvm::StringLiteral kWarp = "warp";
 
-/// Attribute names shared by the deciding and the applying passes.
-inline constexpr llvm::StringLiteral kLayoutAttr = "layout";
-inline constexpr llvm::StringLiteral kLoopLayoutAttr = "loop_layout";
-/// Key of a strided loop layout: `{vec = N}`.
-inline constexpr llvm::StringLiteral kVecKey = "vec";
-/// Optional key of a strided loop layout, `{vec = 1, realign = V}`: rows
-/// whose stride is not a multiple of V elements run as V-element vectors
-/// cut at the rows' 16-byte boundaries, found at run time
-/// (RealignedLoops.cpp).
-inline constexpr llvm::StringLiteral kRealignKey = "realign";
-
-/// The dictionary form of `layout` (inputs register, lane, warp; outputs
-/// dim0..dimN-1): `{lane = [array<i32: ...>, ...], register = [...], warp =
-/// [...]}`, one i32 array (one value per tile dimension) per input bit.
-mlir::DictionaryAttr layoutToAttr(mlir::MLIRContext *ctx,
-                                  const LinearLayout &layout);
-
-/// Parses the dictionary form for a tile of `shape`; on failure returns
-/// nullopt and sets `error`.
-std::optional<LinearLayout> layoutFromAttr(mlir::Attribute attr,
+/// The linear layout `attr` records for a tile of `shape` (inputs
+/// register, lane, warp; outputs dim0.. over the padded shape); nullopt
+/// with the reason in `error` where it does not fit that shape (the ops'
+/// verifiers reject such IR; passes may meet it before verification).
+/// Layouts are recorded with tile::FragmentAttr::get(ctx, linear).
+std::optional<LinearLayout> layoutFromAttr(tile::FragmentAttr attr,
                                            llvm::ArrayRef<int64_t> shape,
                                            std::string &error);
-
-/// `{vec = N}` of a strided loop, or nullopt if `attr` is not one.
-std::optional<int64_t> stridedVec(mlir::Attribute attr);
-/// The `realign` width of a strided loop layout, or nullopt.
-std::optional<int64_t> stridedRealign(mlir::Attribute attr);
 
 /// A validated (register, lane, warp) -> tile layout with lookup tables.
 class Layout {

@@ -144,8 +144,10 @@ LogicalResult simt::splitWarpRoles(KernelLowering &kernel) {
   // One block per multiprocessor (the planner's condition), said to
   // ptxas: with it, ptxas knows the registers each thread holds at entry
   // (the file divided by the block), which setmaxnreg moves between the
-  // roles; without it ptxas ignores setmaxnreg (C7508).
-  func->setAttr("nvvm.minctasm", b.getI32IntegerAttr(1));
+  // roles; without it ptxas ignores setmaxnreg (C7508). targets/ spells
+  // it (NVVM: nvvm.minctasm, .minnctapersm).
+  func->setAttr(tile::kMinBlocksPerMultiprocessorAttrName,
+                b.getI32IntegerAttr(1));
   return success();
 }
 

@@ -76,6 +76,18 @@ LogicalResult TileDialect::verifyOperationAttribute(Operation *op,
                              << "' belongs on a shared buffer";
     return success();
   }
+  if (attr.getName() == kMinBlocksPerMultiprocessorAttrName) {
+    auto count = dyn_cast<IntegerAttr>(attr.getValue());
+    if (!count || !count.getType().isInteger(32) || count.getInt() < 1)
+      return op->emitError()
+             << "'" << kMinBlocksPerMultiprocessorAttrName
+             << "' must be an i32 of at least 1, got " << attr.getValue();
+    if (!isa<FunctionOpInterface>(op))
+      return op->emitError() << "'" << kMinBlocksPerMultiprocessorAttrName
+                             << "' belongs on a kernel function, not on '"
+                             << op->getName() << "'";
+    return success();
+  }
   // Other `tile.*` discardable attributes are left to the passes that write
   // them (decisions recorded for later passes).
   if (attr.getName() != getKernelFuncAttrName())

@@ -306,6 +306,13 @@ LogicalResult AllocOp::verify() {
   if (type.getRank() == 0 && !isInSpace(type, MemorySpace::local))
     return emitOpError() << "rank-0 buffers must be in the local space, got "
                          << spaceName(type);
+  if (FragmentAttr layout = getLayoutAttr()) {
+    if (!isInSpace(type, MemorySpace::fragment))
+      return emitOpError() << "a 'layout' belongs on a fragment, not on a "
+                           << spaceName(type) << " buffer";
+    return layout.verifyShape([&] { return emitOpError(); }, type.getShape(),
+                              "fragment");
+  }
   return success();
 }
 
@@ -341,7 +348,17 @@ LogicalResult AnnotateLayoutOp::verify() {
       !isInSpace(type, MemorySpace::fragment))
     return emitOpError() << "expects a shared or fragment buffer, got "
                          << spaceName(type) << " buffer " << type;
-  return success();
+  if (isa<AnySwizzleAttr>(getLayout())) {
+    if (!isInSpace(type, MemorySpace::shared))
+      return emitOpError() << "#tile.any_swizzle applies to shared buffers, "
+                              "got a fragment";
+    return success();
+  }
+  if (!isInSpace(type, MemorySpace::fragment))
+    return emitOpError() << "a #tile.fragment layout applies to fragments, "
+                            "got a shared buffer";
+  return cast<FragmentAttr>(getLayout())
+      .verifyShape([&] { return emitOpError(); }, type.getShape(), "fragment");
 }
 
 //===----------------------------------------------------------------------===//
@@ -623,6 +640,10 @@ LogicalResult ParallelOp::verify() {
     if (extent <= 0)
       return emitOpError() << "extent " << i << " must be positive, got "
                            << extent;
+  if (FragmentAttr layout = getFragmentLayout())
+    if (failed(
+            layout.verifyShape([&] { return emitOpError(); }, extents, "loop")))
+      return failure();
   return verifyIndexArgs(*this, *getBody(), extents.size(),
                          "the number of extents is");
 }

@@ -1450,17 +1450,17 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
           return failure();
         continue;
       }
-      if (buf.scope != MemScope::Shared && buf.scope != MemScope::Fragment) {
-        error((*b)[0]->range, "`T.annotate_layout` applies to shared buffers "
-                              "and fragments; `" + buf.name + "` is " +
-                              spelling(buf.scope));
+      // make_swizzled_layout, the one other layout constructor: tilec
+      // chooses the swizzle (#tile.any_swizzle).
+      if (buf.scope != MemScope::Shared) {
+        error((*b)[0]->range, "`T.annotate_layout` of a swizzled layout "
+                              "applies to shared buffers; `" +
+                                  buf.name + "` is " + spelling(buf.scope));
         return failure();
       }
-      sema::LayoutObject &lay = v.getLayout();
-      NamedAttribute attrs[] = {builder.getNamedAttr(
-          "constructor", builder.getStringAttr(lay.constructor))};
-      tile::AnnotateLayoutOp::create(builder, loc(at), buf.memref,
-                                     builder.getDictionaryAttr(attrs));
+      tile::AnnotateLayoutOp::create(
+          builder, loc(at), buf.memref,
+          tile::AnySwizzleAttr::get(builder.getContext()));
     }
     return Value::none();
   }

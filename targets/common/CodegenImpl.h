@@ -30,6 +30,9 @@
 
 namespace mlir {
 class Pass;
+namespace gpu {
+class GPUModuleOp;
+} // namespace gpu
 } // namespace mlir
 
 namespace llvm {
@@ -65,6 +68,11 @@ mlir::LogicalResult checkNVVMOps(mlir::ModuleOp module,
                                  const TargetInfo &target);
 mlir::LogicalResult checkAMDGPUOps(mlir::ModuleOp module,
                                    const TargetInfo &target);
+
+/// NVVM's spellings of the kernel properties the passes record in
+/// vendor-neutral attributes (NVVMKernelAttrs.cpp), set on the LLVM-dialect
+/// kernels of `gpuModule` after the GPU-to-NVVM conversion.
+void markNVVMKernels(mlir::gpu::GPUModuleOp gpuModule);
 
 /// convert-nvgpu-to-nvvm at the lowering's index width (NVGPUToNVVM.cpp):
 /// upstream's pass lowers `index` to i64 whatever the rest of the lowering

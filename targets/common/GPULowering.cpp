@@ -310,32 +310,6 @@ static void declareDynamicSharedExternal(llvm::Module &module) {
   }
 }
 
-/// TMA descriptors (the arguments `tile.tensor_map_args` lists,
-/// passes/PipelineTma.cpp)
-/// are `__grid_constant__` by-value parameters: the kernel takes their
-/// address for cp.async.bulk.tensor, which only a grid constant allows
-/// without a copy to local memory. NVVM accepts the mark on an LLVM kernel
-/// only, so it is set here, after the GPU-to-NVVM conversion.
-static void markTensorMapsGridConstant(gpu::GPUModuleOp gpuModule) {
-  gpuModule.walk([](LLVM::LLVMFuncOp func) {
-    MLIRContext *ctx = func.getContext();
-    auto positions =
-        func->getAttrOfType<DenseI64ArrayAttr>("tile.tensor_map_args");
-    if (!positions)
-      return;
-    for (int64_t i : positions.asArrayRef()) {
-      // A CUtensorMap: 128 bytes, 64-byte aligned, passed by value.
-      func.setArgAttr(i, LLVM::LLVMDialect::getByValAttrName(),
-                      TypeAttr::get(LLVM::LLVMArrayType::get(
-                          IntegerType::get(ctx, 8), 128)));
-      func.setArgAttr(i, LLVM::LLVMDialect::getAlignAttrName(),
-                      IntegerAttr::get(IntegerType::get(ctx, 64), 64));
-      func.setArgAttr(i, NVVM::NVVMDialect::getGridConstantAttrName(),
-                      UnitAttr::get(ctx));
-    }
-  });
-}
-
 /// The index width of a kernel: its `tile.index_bits`, else `fallback`.
 static unsigned kernelIndexBits(gpu::GPUFuncOp func, unsigned fallback) {
   if (auto bits = func->getAttrOfType<IntegerAttr>("tile.index_bits"))
@@ -490,7 +464,7 @@ tilec::detail::translateToLLVMIR(ModuleOp module, const TargetInfo &target,
       widenROCDLDimGetters(gpuModule);
       setDefaultWorkGroupSizeBound(gpuModule, target);
     } else {
-      markTensorMapsGridConstant(gpuModule);
+      markNVVMKernels(gpuModule);
     }
     std::unique_ptr<llvm::Module> translated =
         translateGPUModule(gpuModule, llvmCtx);

@@ -212,7 +212,7 @@ func.func @barrier_type(%n: index) {
 func.func @annotate_global(%g: memref<16xf32>, %n: index) {
   tile.kernel blocks(%a) in (%n) threads(128) {
     // expected-error @+1 {{'tile.annotate_layout' op expects a shared or fragment buffer, got global buffer 'memref<16xf32>'}}
-    tile.annotate_layout %g layout(#tile.space<shared>) : memref<16xf32>
+    tile.annotate_layout %g layout(#tile.any_swizzle) : memref<16xf32>
   }
   return
 }

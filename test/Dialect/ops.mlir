@@ -117,12 +117,16 @@ func.func @buffers_and_sync(%Out: memref<?x64xf32>) {
     // T.alloc_var and T.alloc_local.
     // CHECK: %acc = tile.alloc "acc" : memref<f32, #tile.space<local>>
     %acc = tile.alloc "acc" : memref<f32, #tile.space<local>>
-    // CHECK: %regs = tile.alloc "regs" {layout = #tile.space<local>} : memref<8xf32, #tile.space<local>>
-    %regs = tile.alloc "regs" {layout = #tile.space<local>} : memref<8xf32, #tile.space<local>>
+    // CHECK: %regs = tile.alloc "regs" : memref<8xf32, #tile.space<local>>
+    %regs = tile.alloc "regs" : memref<8xf32, #tile.space<local>>
+    // A fragment with its layout (every thread holds all 8 elements).
+    // CHECK: %frag = tile.alloc "frag" {layout = #tile.fragment<register = [(1), (2), (4)], lane = [(0), (0), (0), (0), (0)], warp = [(0), (0)]>} : memref<8xf32, #tile.space<fragment>>
+    // GENERIC: "tile.alloc"() <{layout = #tile.fragment<register = [(1), (2), (4)], lane = [(0), (0), (0), (0), (0)], warp = [(0), (0)]>, name = "frag"}>
+    %frag = tile.alloc "frag" {layout = #tile.fragment<register = [(1), (2), (4)], lane = [(0), (0), (0), (0), (0)], warp = [(0), (0)]>} : memref<8xf32, #tile.space<fragment>>
     %S = tile.alloc "S" : memref<64x64xf32, #tile.space<shared>>
-    // CHECK: tile.annotate_layout %S layout(#tile.space<shared>) : memref<64x64xf32, #tile.space<shared>>
-    // GENERIC: "tile.annotate_layout"(%{{.*}}) <{layout = #tile.space<shared>}>
-    tile.annotate_layout %S layout(#tile.space<shared>) : memref<64x64xf32, #tile.space<shared>>
+    // CHECK: tile.annotate_layout %S layout(#tile.any_swizzle) : memref<64x64xf32, #tile.space<shared>>
+    // GENERIC: "tile.annotate_layout"(%{{.*}}) <{layout = #tile.any_swizzle}>
+    tile.annotate_layout %S layout(#tile.any_swizzle) : memref<64x64xf32, #tile.space<shared>>
     // CHECK: tile.barrier
     tile.barrier
     %v = memref.load %acc[] : memref<f32, #tile.space<local>>
@@ -193,8 +197,8 @@ func.func @loops_and_reductions(%X: memref<4x128x64xf32>) {
       %y = math.exp %x : f32
       memref.store %y, %S[%i, %j] : memref<128x64xf32, #tile.space<fragment>>
     }
-    // CHECK: tile.parallel (%{{.*}}) in [128] attributes {loop_layout = #tile.space<fragment>} {
-    tile.parallel (%i) in [128] attributes {loop_layout = #tile.space<fragment>} {
+    // CHECK: tile.parallel (%{{.*}}) in [128] attributes {loop_layout = #tile.strided<vec = 4>} {
+    tile.parallel (%i) in [128] attributes {loop_layout = #tile.strided<vec = 4>} {
     }
     // CHECK: tile.for serial %[[IV:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
     // GENERIC: "tile.for"(%{{.*}}, %{{.*}}, %{{.*}}) <{kind = #tile<loop_kind serial>}>

@@ -24,7 +24,7 @@ gpu.module @m {
   gpu.func @injected_wgmma() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
     %As = tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<b64, xor = [2, 3, 3]>} : memref<64x32xf16, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 3]>} : memref<32x64xf16, #tile.space<shared>>
-    %C = tile.alloc "C" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>], warp = [array<i32: 16, 0>, array<i32: 32, 0>]}} : memref<64x64xf32, #tile.space<fragment>>
+    %C = tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (8, 0), (0, 8), (0, 16), (0, 32)], lane = [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)], warp = [(16, 0), (32, 0)]>} : memref<64x64xf32, #tile.space<fragment>>
     tile.gemm %As, %Bs, %C {tile.mma = #tile.mma<wgmma, "nvvm.wgmma.mma_async", shape = [64, 64, 16], warps = [4, 1], a = shared, b = shared>} : memref<64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
     gpu.return
   }
@@ -38,7 +38,7 @@ gpu.module @m {
   gpu.func @wrong_layout() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
     %As = tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<b64, xor = [2, 3, 3]>} : memref<64x32xf16, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 3]>} : memref<32x64xf16, #tile.space<shared>>
-    %C = tile.alloc "C" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 16, 0>], warp = [array<i32: 32, 0>, array<i32: 0, 32>]}} : memref<64x64xf32, #tile.space<fragment>>
+    %C = tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (8, 0), (0, 8), (0, 16), (16, 0)], lane = [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)], warp = [(32, 0), (0, 32)]>} : memref<64x64xf32, #tile.space<fragment>>
     // expected-error @below {{does not hold the wgmma accumulator fragment}}
     tile.gemm %As, %Bs, %C {tile.mma = #tile.mma<wgmma, "nvvm.wgmma.mma_async", shape = [64, 64, 16], warps = [4, 1], a = shared, b = shared>} : memref<64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
     gpu.return
@@ -54,7 +54,7 @@ gpu.module @m {
   gpu.func @wrong_swizzle() kernel attributes {known_block_size = array<i32: 128, 1, 1>} {
     %As = tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<b32, xor = [1, 3, 3]>} : memref<64x32xf16, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 3]>} : memref<32x64xf16, #tile.space<shared>>
-    %C = tile.alloc "C" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>], warp = [array<i32: 16, 0>, array<i32: 32, 0>]}} : memref<64x64xf32, #tile.space<fragment>>
+    %C = tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (8, 0), (0, 8), (0, 16), (0, 32)], lane = [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)], warp = [(16, 0), (32, 0)]>} : memref<64x64xf32, #tile.space<fragment>>
     // expected-error @below {{an atom of 32 columns is not one #tile.swizzle<b32, xor = [1, 3, 3]> swizzle wide}}
     tile.gemm %As, %Bs, %C {tile.mma = #tile.mma<wgmma, "nvvm.wgmma.mma_async", shape = [64, 64, 16], warps = [4, 1], a = shared, b = shared>} : memref<64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
     gpu.return

@@ -22,7 +22,7 @@ func.func @e4m3_e5m2() attributes {tile.kernel} {
 // -----
 
 // CHECK-LABEL: func.func @e5m2_mn_major
-// CHECK: tile.alloc "C" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>
+// CHECK: tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (8, 0){{.*}}lane = [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)]
 // CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 32], warps = [2, 2], a = shared, b = shared>}
 func.func @e5m2_mn_major() attributes {tile.kernel} {
   %c1 = arith.constant 1 : index

@@ -7,7 +7,7 @@
 
 // CHECK-LABEL: func.func @tf32
 // CHECK: tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<b128
-// CHECK: tile.alloc "C" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>
+// CHECK: tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (8, 0){{.*}}lane = [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)]
 // CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 8], warps = [2, 2], a = shared, b = shared>}
 func.func @tf32(%A: memref<64x32xf32>, %B: memref<64x32xf32>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
@@ -57,7 +57,7 @@ func.func @fp8_on_sm80() attributes {tile.kernel} {
 // lanes: col +1, +2, rows +1, +2, +4), repeated along K then M, warps
 // along N holding copies.
 // CHECK-LABEL: func.func @tf32_a_in_registers
-// CHECK: tile.alloc "A_frag" {layout = {lane = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 8, 0>, array<i32: 0, 4>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 32, 0>], warp = [array<i32: 16, 0>, array<i32: 0, 0>]}}
+// CHECK: tile.alloc "A_frag" {layout = #tile.fragment<register = [(8, 0), (0, 4), (0, 8), (0, 16), (32, 0)], lane = [(0, 1), (0, 2), (1, 0), (2, 0), (4, 0)], warp = [(16, 0), (0, 0)]>}
 // CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 8], warps = [2, 2], a = registers, b = shared>}
 func.func @tf32_a_in_registers() attributes {tile.kernel} {
   %c1 = arith.constant 1 : index

@@ -16,9 +16,9 @@
 // CHECK-LABEL: func.func @relu
 // CHECK: tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<b64, xor = [2, 3, 3]>}
 // CHECK: tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 4]>}
-// CHECK: tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>, array<i32: 64, 0>], warp = [array<i32: 32, 0>]}}
+// CHECK: tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (0, 2), (0, 8), (0, 16), (0, 32), (0, 64), (64, 0)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (0, 4)], warp = [(32, 0)]>}
 // CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.32x32x8f16", shape = [32, 32, 8], warps = [2, 1], a = shared, b = shared, k_pack = 2>}
-// CHECK: tile.parallel {{.*}}loop_layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>, array<i32: 64, 0>], warp = [array<i32: 32, 0>]}
+// CHECK: tile.parallel {{.*}}loop_layout = #tile.fragment<register = [(0, 1), (0, 2), (0, 8), (0, 16), (0, 32), (0, 64), (64, 0)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (0, 4)], warp = [(32, 0)]>
 func.func @relu(%A: memref<128x32xf16>, %B: memref<32x128xf16>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
@@ -44,7 +44,7 @@ func.func @relu(%A: memref<128x32xf16>, %B: memref<32x128xf16>) attributes {tile
 // bf16 over 256 threads = 4 waves: the `_1k` instruction, 2x2 waves of
 // 64x64 (2 x 2 tiles, 64 registers).
 // CHECK-LABEL: func.func @bf16_256
-// CHECK: tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 64>, array<i32: 64, 0>], warp = [array<i32: 32, 0>, array<i32: 0, 32>]}}
+// CHECK: tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (0, 2), (0, 8), (0, 16), (0, 64), (64, 0)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (0, 4)], warp = [(32, 0), (0, 32)]>}
 // CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.32x32x8bf16.1k", shape = [32, 32, 8], warps = [2, 2], a = shared, b = shared, k_pack = 2>}
 func.func @bf16_256() attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
@@ -64,7 +64,7 @@ func.func @bf16_256() attributes {tile.kernel} {
 // columns), 4 tiles along n for the one wave. K = 16 is one k-step: no
 // packing; B stored N x K (transpose_B).
 // CHECK-LABEL: func.func @narrow
-// CHECK: tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 0, 4>, array<i32: 0, 8>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 16>, array<i32: 0, 32>], warp = []}}
+// CHECK: tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (0, 2), (0, 16), (0, 32)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (0, 4), (0, 8)], warp = []>}
 // CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.16x16x16f16", shape = [16, 16, 16], warps = [1, 1], a = shared, b = shared>}
 func.func @narrow() attributes {tile.kernel} {
   %c1 = arith.constant 1 : index

@@ -10,9 +10,9 @@
 // CHECK-LABEL: func.func @gemm64
 // CHECK: tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<b64, xor = [2, 3, 3]>}
 // CHECK: tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 3]>}
-// CHECK: tile.alloc "C" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 32, 0>], warp = [array<i32: 16, 0>, array<i32: 0, 8>]}}
+// CHECK: tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (8, 0), (0, 16), (0, 32), (32, 0)], lane = [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)], warp = [(16, 0), (0, 8)]>}
 // CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [2, 2], a = shared, b = shared>}
-// CHECK: tile.parallel {{.*}}loop_layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 32, 0>], warp = [array<i32: 16, 0>, array<i32: 0, 8>]}
+// CHECK: tile.parallel {{.*}}loop_layout = #tile.fragment<register = [(0, 1), (8, 0), (0, 16), (0, 32), (32, 0)], lane = [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)], warp = [(16, 0), (0, 8)]>
 func.func @gemm64(%A: memref<64x32xf16>, %B: memref<32x64xf16>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
@@ -88,7 +88,7 @@ func.func @i8_inputs() attributes {tile.kernel} {
 // warps, Square, is 1x8 warps of 16x8, one accumulator tile (4 registers)
 // per thread.
 // CHECK-LABEL: func.func @narrow
-// CHECK: tile.alloc "C" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>], warp = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>]}}
+// CHECK: tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (8, 0)], lane = [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)], warp = [(0, 8), (0, 16), (0, 32)]>}
 // CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [1, 8], a = shared, b = shared>}
 func.func @narrow() attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
@@ -110,7 +110,7 @@ func.func @narrow() attributes {tile.kernel} {
 // CHECK-LABEL: func.func @full_col_one_n8
 // CHECK: tile.alloc "Q_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 3]>}
 // CHECK: tile.alloc "K_shared" {tile.swizzle = #tile.swizzle<b128, xor = [3, 3, 3]>}
-// CHECK: tile.alloc "acc_s" {layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 32, 0>], warp = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>]}}
+// CHECK: tile.alloc "acc_s" {layout = #tile.fragment<register = [(0, 1), (8, 0), (16, 0), (32, 0)], lane = [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)], warp = [(0, 8), (0, 16), (0, 32)]>}
 // CHECK: tile.gemm {{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [1, 8], a = shared, b = shared>}
 func.func @full_col_one_n8(%Q: memref<64x64xf16>, %K: memref<64x64xf16>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
@@ -133,7 +133,7 @@ func.func @full_col_one_n8(%Q: memref<64x64xf16>, %K: memref<64x64xf16>) attribu
 // k-bit 8 is register bit 2) equals the accumulator tiling S gets from the
 // first gemm, and the S -> P cast is a register copy. Only B is swizzled.
 // CHECK-LABEL: func.func @p_times_v
-// CHECK: tile.alloc "S" {layout = [[ACC:\{lane = \[array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>\], register = \[array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>\], warp = \[array<i32: 16, 0>, array<i32: 32, 0>\]\}]]}
+// CHECK: tile.alloc "S" {layout = [[ACC:#tile.fragment<register = \[\(0, 1\), \(8, 0\), \(0, 8\), \(0, 16\), \(0, 32\)\], lane = \[\(0, 2\), \(0, 4\), \(1, 0\), \(2, 0\), \(4, 0\)\], warp = \[\(16, 0\), \(32, 0\)\]>]]}
 // CHECK: tile.alloc "P" {layout = [[ACC]]}
 // CHECK: tile.alloc "V_shared" {tile.swizzle = #tile.swizzle<b128
 // CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} {tile.mma = #tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 16], warps = [4, 1], a = shared, b = shared>}

@@ -10,11 +10,11 @@
 // drops the columns (replicated over the 32 lanes); the 2-D loop takes the
 // layout of `row`, the 1-D loop that of `row_sum`.
 // CHECK-LABEL: func.func @softmax_like
-// CHECK: tile.alloc "row" {layout = {lane = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>, array<i32: 0, 128>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 4>], warp = [array<i32: 1, 0>]}}
-// CHECK: tile.alloc "row_max" {layout = {lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], register = [], warp = [array<i32: 1>]}}
-// CHECK: tile.alloc "row_sum" {layout = {lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], register = [], warp = [array<i32: 1>]}}
-// CHECK: tile.parallel ({{.*}}) in [2, 256] attributes {loop_layout = {lane = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>, array<i32: 0, 128>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 4>], warp = [array<i32: 1, 0>]}}
-// CHECK: tile.parallel ({{.*}}) in [2] attributes {loop_layout = {lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], register = [], warp = [array<i32: 1>]}}
+// CHECK: tile.alloc "row" {layout = #tile.fragment<register = [(0, 1), (0, 2), (0, 4)], lane = [(0, 8), (0, 16), (0, 32), (0, 64), (0, 128)], warp = [(1, 0)]>}
+// CHECK: tile.alloc "row_max" {layout = #tile.fragment<register = [], lane = [(0), (0), (0), (0), (0)], warp = [(1)]>}
+// CHECK: tile.alloc "row_sum" {layout = #tile.fragment<register = [], lane = [(0), (0), (0), (0), (0)], warp = [(1)]>}
+// CHECK: tile.parallel ({{.*}}) in [2, 256] attributes {loop_layout = #tile.fragment<register = [(0, 1), (0, 2), (0, 4)], lane = [(0, 8), (0, 16), (0, 32), (0, 64), (0, 128)], warp = [(1, 0)]>}
+// CHECK: tile.parallel ({{.*}}) in [2] attributes {loop_layout = #tile.fragment<register = [], lane = [(0), (0), (0), (0), (0)], warp = [(1)]>}
 func.func @softmax_like(%X: memref<64x256xf16>, %Y: memref<64x256xf16>) attributes {tile.kernel} {
   %c32 = arith.constant 32 : index
   %c0 = arith.constant 0 : index
@@ -54,10 +54,10 @@ func.func @softmax_like(%X: memref<64x256xf16>, %Y: memref<64x256xf16>) attribut
 // A later loop indexing `rstd` with its row only gets its own layout and
 // `rstd` is held where it needs it.
 // CHECK-LABEL: func.func @fresh_loop
-// CHECK: tile.alloc "sq" {layout = {lane = [array<i32: 0, 4>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 1, 0>]}}
-// CHECK: tile.alloc "sq_sum" {layout = {lane = [array<i32: 0, 0>, array<i32: 0, 0>, array<i32: 0, 0>, array<i32: 0, 0>, array<i32: 0, 0>], register = [], warp = [array<i32: 1, 0>]}}
-// CHECK: tile.parallel ({{.*}}) in [2, 128] attributes {loop_layout = {lane = [array<i32: 0, 4>, {{.*}}], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 1, 0>]}}
-// CHECK: tile.parallel ({{.*}}) in [2, 128] attributes {loop_layout = {lane = [array<i32: 0, 4>, {{.*}}], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 1, 0>]}}
+// CHECK: tile.alloc "sq" {layout = #tile.fragment<register = [(0, 1), (0, 2)], lane = [(0, 4), (0, 8), (0, 16), (0, 32), (0, 64)], warp = [(1, 0)]>}
+// CHECK: tile.alloc "sq_sum" {layout = #tile.fragment<register = [], lane = [(0, 0), (0, 0), (0, 0), (0, 0), (0, 0)], warp = [(1, 0)]>}
+// CHECK: tile.parallel ({{.*}}) in [2, 128] attributes {loop_layout = #tile.fragment<register = [(0, 1), (0, 2)], lane = [(0, 4), {{.*}}], warp = [(1, 0)]>}
+// CHECK: tile.parallel ({{.*}}) in [2, 128] attributes {loop_layout = #tile.fragment<register = [(0, 1), (0, 2)], lane = [(0, 4), {{.*}}], warp = [(1, 0)]>}
 func.func @fresh_loop(%X: memref<64x128xf16>, %Y: memref<64x128xf16>) attributes {tile.kernel} {
   %c32 = arith.constant 32 : index
   %c2 = arith.constant 2 : index
@@ -89,9 +89,9 @@ func.func @fresh_loop(%X: memref<64x128xf16>, %Y: memref<64x128xf16>) attributes
 // Loops over global memory only are strided: 4 f32 (16 bytes) per thread
 // and step; 6 f32 elements per row allow only 2; a tiny loop gets 1.
 // CHECK-LABEL: func.func @strided
-// CHECK: tile.parallel ({{.*}}) in [1024] attributes {loop_layout = {vec = 4 : i64}}
-// CHECK: tile.parallel ({{.*}}) in [100, 6] attributes {loop_layout = {vec = 2 : i64}}
-// CHECK: tile.parallel ({{.*}}) in [3] attributes {loop_layout = {vec = 1 : i64}}
+// CHECK: tile.parallel ({{.*}}) in [1024] attributes {loop_layout = #tile.strided<vec = 4>}
+// CHECK: tile.parallel ({{.*}}) in [100, 6] attributes {loop_layout = #tile.strided<vec = 2>}
+// CHECK: tile.parallel ({{.*}}) in [3] attributes {loop_layout = #tile.strided<vec = 1>}
 func.func @strided(%A: memref<1024xf32>, %B: memref<100x6xf32>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {
@@ -115,13 +115,13 @@ func.func @strided(%A: memref<1024xf32>, %B: memref<100x6xf32>) attributes {tile
 // is kept and the loop indexing the fragment takes it; a fragment only
 // filled gets the default blocked layout (4 f32 per thread).
 // CHECK-LABEL: func.func @pinned
-// CHECK: tile.alloc "acc" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 32, 0>]}}
-// CHECK: tile.alloc "ones" {layout = {lane = [array<i32: 4>, array<i32: 8>, array<i32: 16>, array<i32: 32>, array<i32: 64>], register = [array<i32: 1>, array<i32: 2>], warp = [array<i32: 128>]}}
-// CHECK: loop_layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 32, 0>]}
+// CHECK: tile.alloc "acc" {layout = #tile.fragment<register = [(0, 1), (0, 2)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0)], warp = [(32, 0)]>}
+// CHECK: tile.alloc "ones" {layout = #tile.fragment<register = [(1), (2)], lane = [(4), (8), (16), (32), (64)], warp = [(128)]>}
+// CHECK: loop_layout = #tile.fragment<register = [(0, 1), (0, 2)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0)], warp = [(32, 0)]>
 func.func @pinned() attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {
-    %acc = tile.alloc "acc" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 32, 0>]}} : memref<64x4xf32, #tile.space<fragment>>
+    %acc = tile.alloc "acc" {layout = #tile.fragment<register = [(0, 1), (0, 2)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0)], warp = [(32, 0)]>} : memref<64x4xf32, #tile.space<fragment>>
     %ones = tile.alloc "ones" : memref<256xf32, #tile.space<fragment>>
     %one = arith.constant 1.0 : f32
     tile.fill %ones, %one : memref<256xf32, #tile.space<fragment>>, f32
@@ -136,13 +136,13 @@ func.func @pinned() attributes {tile.kernel} {
 
 // T.annotate_layout pins a fragment like a `layout` attribute.
 // CHECK-LABEL: func.func @annotated
-// CHECK: tile.alloc "v" {layout = {lane = [array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>, array<i32: 32>], register = [array<i32: 1>], warp = [array<i32: 0>]}}
+// CHECK: tile.alloc "v" {layout = #tile.fragment<register = [(1)], lane = [(2), (4), (8), (16), (32)], warp = [(0)]>}
 func.func @annotated(%G: memref<64xf32>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {
     %v = tile.alloc "v" : memref<64xf32, #tile.space<fragment>>
-    tile.annotate_layout %v layout({lane = [array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>, array<i32: 32>], register = [array<i32: 1>], warp = [array<i32: 0>]}) : memref<64xf32, #tile.space<fragment>>
+    tile.annotate_layout %v layout(#tile.fragment<register = [(1)], lane = [(2), (4), (8), (16), (32)], warp = [(0)]>) : memref<64xf32, #tile.space<fragment>>
     tile.copy %G[%c0] [64] to %v[%c0] [64] : memref<64xf32>, memref<64xf32, #tile.space<fragment>>
   }
   return
@@ -154,7 +154,7 @@ func.func @annotated(%G: memref<64xf32>) attributes {tile.kernel} {
 // the loop that reads it is laid out like the pinned `b` it stores into,
 // and `a` follows the loop (the copy then moves whatever layout `a` has).
 // CHECK-LABEL: func.func @copy_yields
-// CHECK: tile.alloc "a" {layout = [[B:\{lane = \[array<i32: 2>, array<i32: 1>, array<i32: 4>, array<i32: 8>, array<i32: 16>\], register = \[\], warp = \[array<i32: 32>\]\}]]}
+// CHECK: tile.alloc "a" {layout = [[B:#tile.fragment<register = \[\], lane = \[\(2\), \(1\), \(4\), \(8\), \(16\)\], warp = \[\(32\)\]>]]}
 // CHECK: tile.alloc "b" {layout = [[B]]}
 // CHECK: loop_layout = [[B]]
 func.func @copy_yields(%G: memref<64xf32>) attributes {tile.kernel} {
@@ -162,7 +162,7 @@ func.func @copy_yields(%G: memref<64xf32>) attributes {tile.kernel} {
   %c0 = arith.constant 0 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {
     %a = tile.alloc "a" : memref<64xf32, #tile.space<fragment>>
-    %b = tile.alloc "b" {layout = {lane = [array<i32: 2>, array<i32: 1>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [], warp = [array<i32: 32>]}} : memref<64xf32, #tile.space<fragment>>
+    %b = tile.alloc "b" {layout = #tile.fragment<register = [], lane = [(2), (1), (4), (8), (16)], warp = [(32)]>} : memref<64xf32, #tile.space<fragment>>
     tile.copy %G[%c0] [64] to %a[%c0] [64] : memref<64xf32>, memref<64xf32, #tile.space<fragment>>
     tile.parallel (%i) in [64] {
       %x = memref.load %a[%i] : memref<64xf32, #tile.space<fragment>>
@@ -181,10 +181,10 @@ func.func @conflict(%G: memref<64xf32>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {
-    %acc = tile.alloc "acc" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = [array<i32: 32, 0>]}} : memref<64x4xf32, #tile.space<fragment>>
+    %acc = tile.alloc "acc" {layout = #tile.fragment<register = [(0, 1), (0, 2)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0)], warp = [(32, 0)]>} : memref<64x4xf32, #tile.space<fragment>>
     %row = tile.alloc "row" : memref<64xf32, #tile.space<fragment>>
     // expected-note @below {{`b` got its layout here}}
-    %b = tile.alloc "b" {layout = {lane = [array<i32: 2>, array<i32: 1>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [], warp = [array<i32: 32>]}} : memref<64xf32, #tile.space<fragment>>
+    %b = tile.alloc "b" {layout = #tile.fragment<register = [], lane = [(2), (1), (4), (8), (16)], warp = [(32)]>} : memref<64xf32, #tile.space<fragment>>
     // expected-note @below {{`row` got its layout here}}
     tile.reduce sum %acc -> %row dim(1) : memref<64x4xf32, #tile.space<fragment>> -> memref<64xf32, #tile.space<fragment>>
     // expected-error-re @below {{layout conflict: fragment `b` (laid out by pinned at {{.*}}infer-layouts.mlir:{{[0-9]+}}:{{[0-9]+}}) does not match this T.Parallel loop, laid out like fragment `row` (by the reduction at {{.*}}infer-layouts.mlir:{{[0-9]+}}:{{[0-9]+}}): thread 1 runs iteration [1] but does not hold element [1]}}
@@ -208,9 +208,9 @@ func.func @conflict(%G: memref<64xf32>) attributes {tile.kernel} {
 // decides nothing (it used to pin `row` first, blocked over the threads,
 // and the loops then conflicted).
 // CHECK-LABEL: func.func @reduce_then_copy
-// CHECK: tile.alloc "row" {layout = [[ROW:\{lane = \[array<i32: 0>, array<i32: 0>, array<i32: 1>, array<i32: 2>, array<i32: 4>\], register = \[array<i32: 8>, array<i32: 16>, array<i32: 32>\], warp = \[array<i32: 0>, array<i32: 0>, array<i32: 0>\]\}]]}
+// CHECK: tile.alloc "row" {layout = [[ROW:#tile.fragment<register = \[\(8\), \(16\), \(32\)\], lane = \[\(0\), \(0\), \(1\), \(2\), \(4\)\], warp = \[\(0\), \(0\), \(0\)\]>]]}
 // CHECK: tile.alloc "scale" {layout = [[ROW]]}
-// CHECK: tile.parallel ({{.*}}) in [64, 64] attributes {loop_layout = {lane = [array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>], register = [array<i32: 0, 1>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 32, 0>], warp = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>]}}
+// CHECK: tile.parallel ({{.*}}) in [64, 64] attributes {loop_layout = #tile.fragment<register = [(0, 1), (8, 0), (16, 0), (32, 0)], lane = [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)], warp = [(0, 8), (0, 16), (0, 32)]>}
 // CHECK: tile.parallel ({{.*}}) in [64] attributes {loop_layout = [[ROW]]}
 func.func @reduce_then_copy(%Q: memref<64x64xf16>, %K: memref<64x64xf16>, %R: memref<64xf32>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
@@ -275,7 +275,7 @@ func.func @bad_layout() attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {
     // expected-error @below {{invalid layout for fragment `a`: the layout spreads over 32 threads but the kernel has 64}}
-    %a = tile.alloc "a" {layout = {lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [array<i32: 32>], warp = []}} : memref<64xf32, #tile.space<fragment>>
+    %a = tile.alloc "a" {layout = #tile.fragment<register = [(32)], lane = [(1), (2), (4), (8), (16)], warp = []>} : memref<64xf32, #tile.space<fragment>>
   }
   return
 }
@@ -286,9 +286,9 @@ func.func @bad_layout() attributes {tile.kernel} {
 // T.unroll loop takes the fragment's layout on its rows (thread t: rows t
 // and t + 32, the 4 columns in its registers dropped), and `s` gets it.
 // CHECK-LABEL: func.func @row_loop
-// CHECK: tile.alloc "a" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 32, 0>], warp = []}}
-// CHECK: tile.alloc "s" {layout = {lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [array<i32: 32>], warp = []}}
-// CHECK: tile.parallel ({{.*}}) in [64] attributes {loop_layout = {lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [array<i32: 32>], warp = []}}
+// CHECK: tile.alloc "a" {layout = #tile.fragment<register = [(0, 1), (0, 2), (32, 0)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0)], warp = []>}
+// CHECK: tile.alloc "s" {layout = #tile.fragment<register = [(32)], lane = [(1), (2), (4), (8), (16)], warp = []>}
+// CHECK: tile.parallel ({{.*}}) in [64] attributes {loop_layout = #tile.fragment<register = [(32)], lane = [(1), (2), (4), (8), (16)], warp = []>}
 func.func @row_loop(%G: memref<64x4xf32>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
@@ -343,9 +343,9 @@ func.func @serial_inner(%G: memref<64x4xf32>) attributes {tile.kernel} {
 // reads it takes the layout of `x`, not the replicated one, and the copy
 // into it follows the replicated layout.
 // CHECK-LABEL: func.func @floating_mask
-// CHECK: tile.alloc "mask" {layout = {lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], register = [array<i32: 1>, array<i32: 2>], warp = [array<i32: 0>]}}
-// CHECK: tile.alloc "x" {layout = {lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [], warp = [array<i32: 32>]}}
-// CHECK: tile.parallel ({{.*}}) in [64] attributes {loop_layout = {lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], register = [], warp = [array<i32: 32>]}}
+// CHECK: tile.alloc "mask" {layout = #tile.fragment<register = [(1), (2)], lane = [(0), (0), (0), (0), (0)], warp = [(0)]>}
+// CHECK: tile.alloc "x" {layout = #tile.fragment<register = [], lane = [(1), (2), (4), (8), (16)], warp = [(32)]>}
+// CHECK: tile.parallel ({{.*}}) in [64] attributes {loop_layout = #tile.fragment<register = [], lane = [(1), (2), (4), (8), (16)], warp = [(32)]>}
 func.func @floating_mask(%M: memref<4xi8>, %X: memref<64xf32>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
@@ -405,7 +405,7 @@ func.func @floating_row_reduction(%X: memref<2x256xf32>, %Y: memref<2xf32>) attr
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
   tile.kernel blocks(%bx) in (%c1) threads(64) {
-    %x = tile.alloc "x" {layout = {lane = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>, array<i32: 0, 64>, array<i32: 0, 128>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 4>], warp = [array<i32: 1, 0>]}} : memref<2x256xf32, #tile.space<fragment>>
+    %x = tile.alloc "x" {layout = #tile.fragment<register = [(0, 1), (0, 2), (0, 4)], lane = [(0, 8), (0, 16), (0, 32), (0, 64), (0, 128)], warp = [(1, 0)]>} : memref<2x256xf32, #tile.space<fragment>>
     %s = tile.alloc "s" : memref<2xf32, #tile.space<fragment>>
     tile.copy %X[%c0, %c0] [2, 256] to %x[%c0, %c0] [2, 256] : memref<2x256xf32>, memref<2x256xf32, #tile.space<fragment>>
     // expected-error @below {{the output `s` of this reduction is accessed outside T.Parallel loops, so every thread must hold all of it, but the reduction leaves each output element only in the threads that hold its row of `x`}}

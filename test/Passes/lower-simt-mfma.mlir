@@ -25,7 +25,7 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     %As = tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<none>} : memref<32x16xf16, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<none>} : memref<16x32xf16, #tile.space<shared>>
-    %C = tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>], warp = []}} : memref<32x32xf32, #tile.space<fragment>>
+    %C = tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (0, 2), (0, 8), (0, 16)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (0, 4)], warp = []>} : memref<32x32xf32, #tile.space<fragment>>
     tile.gemm %As, %Bs, %C clear_accum {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.32x32x8f16", shape = [32, 32, 8], warps = [1, 1], a = shared, b = shared, k_pack = 2>} : memref<32x16xf16, #tile.space<shared>>, memref<16x32xf16, #tile.space<shared>>, memref<32x32xf32, #tile.space<fragment>>
     tile.copy %C[%c0, %c0] [32, 32] to %O[%c0, %c0] [32, 32] : memref<32x32xf32, #tile.space<fragment>>, memref<32x32xf32>
     gpu.return
@@ -53,7 +53,7 @@ gpu.module @m {
   gpu.func @bf16() kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     %As = tile.alloc "A_shared" {tile.swizzle = #tile.swizzle<none>} : memref<16x32xbf16, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" {tile.swizzle = #tile.swizzle<b64, xor = [2, 3, 3]>} : memref<16x32xbf16, #tile.space<shared>>
-    %C = tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 0, 4>, array<i32: 0, 8>], register = [array<i32: 0, 1>, array<i32: 0, 2>], warp = []}} : memref<16x16xf32, #tile.space<fragment>>
+    %C = tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (0, 2)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (0, 4), (0, 8)], warp = []>} : memref<16x16xf32, #tile.space<fragment>>
     tile.gemm %As, %Bs, %C transpose_b {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.16x16x16bf16.1k", shape = [16, 16, 16], warps = [1, 1], a = shared, b = shared>} : memref<16x32xbf16, #tile.space<shared>>, memref<16x32xbf16, #tile.space<shared>>, memref<16x16xf32, #tile.space<fragment>>
     gpu.return
   }
@@ -67,7 +67,7 @@ gpu.module @m {
   gpu.func @wrong_layout() kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     %As = tile.alloc "A_shared" : memref<32x8xf16, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" : memref<8x32xf16, #tile.space<shared>>
-    %C = tile.alloc "C" {layout = {lane = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 4, 0>], register = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 8, 0>, array<i32: 16, 0>], warp = []}} : memref<32x32xf32, #tile.space<fragment>>
+    %C = tile.alloc "C" {layout = #tile.fragment<register = [(1, 0), (2, 0), (8, 0), (16, 0)], lane = [(0, 1), (0, 2), (0, 4), (0, 8), (0, 16), (4, 0)], warp = []>} : memref<32x32xf32, #tile.space<fragment>>
     // expected-error @below {{the layout of `C` is not a rocdl.mfma.f32.32x32x8f16 accumulator tiling for a 1x1 wave split: register 1 of lane 0 of wave 0}}
     tile.gemm %As, %Bs, %C {tile.mma = #tile.mma<mfma, "rocdl.mfma.f32.32x32x8f16", shape = [32, 32, 8], warps = [1, 1], a = shared, b = shared>} : memref<32x8xf16, #tile.space<shared>>, memref<8x32xf16, #tile.space<shared>>, memref<32x32xf32, #tile.space<fragment>>
     gpu.return
@@ -80,7 +80,7 @@ gpu.module @m {
   gpu.func @no_decision() kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
     %As = tile.alloc "A_shared" : memref<32x8xf16, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" : memref<8x32xf16, #tile.space<shared>>
-    %C = tile.alloc "C" {layout = {lane = [array<i32: 1, 0>, array<i32: 2, 0>, array<i32: 4, 0>, array<i32: 8, 0>, array<i32: 16, 0>, array<i32: 0, 4>], register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 8>, array<i32: 0, 16>], warp = []}} : memref<32x32xf32, #tile.space<fragment>>
+    %C = tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (0, 2), (0, 8), (0, 16)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0), (0, 4)], warp = []>} : memref<32x32xf32, #tile.space<fragment>>
     // expected-error @below {{T.gemm has no instruction decision (tile.mma); run tile-infer-layouts first}}
     tile.gemm %As, %Bs, %C : memref<32x8xf16, #tile.space<shared>>, memref<8x32xf16, #tile.space<shared>>, memref<32x32xf32, #tile.space<fragment>>
     gpu.return

@@ -24,7 +24,7 @@ gpu.module @m {
     %c5 = arith.constant 5 : index
     %c15 = arith.constant 15 : index
     %two = arith.constant 2.0 : f32
-    tile.parallel (%i, %j) in [1, 16] attributes {loop_layout = {realign = 4 : i64, vec = 1 : i64}} {
+    tile.parallel (%i, %j) in [1, 16] attributes {loop_layout = #tile.strided<vec = 1, realign = 4>} {
       %r = gpu.block_id x
       %in_r = arith.cmpi ult, %r, %c5 : index
       %in_c = arith.cmpi ult, %j, %c15 : index
@@ -50,7 +50,7 @@ gpu.module @m {
     %c5 = arith.constant 5 : index
     %c15 = arith.constant 15 : index
     %two = arith.constant 2.0 : f32
-    tile.parallel (%i, %j) in [1, 16] attributes {loop_layout = {vec = 1 : i64}} {
+    tile.parallel (%i, %j) in [1, 16] attributes {loop_layout = #tile.strided<vec = 1>} {
       %r = gpu.block_id x
       %in_r = arith.cmpi ult, %r, %c5 : index
       %in_c = arith.cmpi ult, %j, %c15 : index

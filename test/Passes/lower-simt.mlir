@@ -31,8 +31,8 @@
 // CHECK: gpu.return
 gpu.module @m {
   gpu.func @fragment_loop(%G: memref<8xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
-    %f = tile.alloc "f" {layout = {register = [array<i32: 1>], lane = [array<i32: 2>, array<i32: 4>], warp = []}} : memref<8xf32, #tile.space<fragment>>
-    tile.parallel (%i) in [8] attributes {loop_layout = {register = [array<i32: 1>], lane = [array<i32: 2>, array<i32: 4>], warp = []}} {
+    %f = tile.alloc "f" {layout = #tile.fragment<register = [(1)], lane = [(2), (4)], warp = []>} : memref<8xf32, #tile.space<fragment>>
+    tile.parallel (%i) in [8] attributes {loop_layout = #tile.fragment<register = [(1)], lane = [(2), (4)], warp = []>} {
       %x = memref.load %G[%i] : memref<8xf32>
       %y = arith.mulf %x, %x : f32
       memref.store %y, %f[%i] : memref<8xf32, #tile.space<fragment>>
@@ -74,7 +74,7 @@ gpu.module @m {
 gpu.module @m {
   gpu.func @strided(%G: memref<10xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
     %one = arith.constant 1.0 : f32
-    tile.parallel (%i) in [10] attributes {loop_layout = {vec = 2 : i64}} {
+    tile.parallel (%i) in [10] attributes {loop_layout = #tile.strided<vec = 2>} {
       memref.store %one, %G[%i] : memref<10xf32>
     }
     gpu.return
@@ -104,7 +104,7 @@ gpu.module @m {
 // CHECK:   vector.store %[[PACKED]], %{{.*}}[%{{.*}}, %[[COL]]] {alignment = 16 : i64} : memref<100x64xf16>, vector<8xf16>
 gpu.module @m {
   gpu.func @vector_copy(%X: memref<100x64xf16>, %Y: memref<100x64xf16>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
-    %f = tile.alloc "f" {layout = {register = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 4>], lane = [array<i32: 0, 8>, array<i32: 0, 16>, array<i32: 0, 32>], warp = []}} : memref<1x64xf32, #tile.space<fragment>>
+    %f = tile.alloc "f" {layout = #tile.fragment<register = [(0, 1), (0, 2), (0, 4)], lane = [(0, 8), (0, 16), (0, 32)], warp = []>} : memref<1x64xf32, #tile.space<fragment>>
     %bx = gpu.block_id x
     %c0 = arith.constant 0 : index
     tile.copy %X[%bx, %c0] [1, 64] to %f[%c0, %c0] [1, 64] : memref<100x64xf16>, memref<1x64xf32, #tile.space<fragment>>
@@ -127,7 +127,7 @@ gpu.module @m {
 // CHECK:   vector.store %[[V]], %{{.*}}[%{{.*}}] {alignment = 8 : i64} : memref<2xf32>, vector<2xf32>
 gpu.module @m {
   gpu.func @replicated_store(%G: memref<2xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
-    %f = tile.alloc "f" {layout = {register = [array<i32: 1>], lane = [array<i32: 0>, array<i32: 0>], warp = []}} : memref<2xf32, #tile.space<fragment>>
+    %f = tile.alloc "f" {layout = #tile.fragment<register = [(1)], lane = [(0), (0)], warp = []>} : memref<2xf32, #tile.space<fragment>>
     %c0 = arith.constant 0 : index
     %one = arith.constant 1.0 : f32
     tile.fill %f, %one : memref<2xf32, #tile.space<fragment>>, f32
@@ -171,8 +171,8 @@ gpu.module @m {
 // CHECK: memref.store %[[NEW]], %[[DST]]
 gpu.module @m {
   gpu.func @reduce() kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
-    %s = tile.alloc "s" {layout = {register = [], lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], warp = [array<i32: 32>]}} : memref<64xf32, #tile.space<fragment>>
-    %d = tile.alloc "d" {layout = {register = [], lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], warp = [array<i32: 0>]}} : memref<1xf32, #tile.space<fragment>>
+    %s = tile.alloc "s" {layout = #tile.fragment<register = [], lane = [(1), (2), (4), (8), (16)], warp = [(32)]>} : memref<64xf32, #tile.space<fragment>>
+    %d = tile.alloc "d" {layout = #tile.fragment<register = [], lane = [(0), (0), (0), (0), (0)], warp = [(0)]>} : memref<1xf32, #tile.space<fragment>>
     tile.reduce sum %s -> %d dim(0) {clear = false} : memref<64xf32, #tile.space<fragment>> -> memref<1xf32, #tile.space<fragment>>
     gpu.return
   }
@@ -193,10 +193,10 @@ gpu.module @m {
 // CHECK-NOT: gpu.barrier
 gpu.module @m {
   gpu.func @reduce_shared_scratch() kernel attributes {known_block_size = array<i32: 64, 1, 1>} {
-    %s = tile.alloc "s" {layout = {register = [], lane = [array<i32: 1>, array<i32: 2>, array<i32: 4>, array<i32: 8>, array<i32: 16>], warp = [array<i32: 32>]}} : memref<64xf32, #tile.space<fragment>>
-    %d = tile.alloc "d" {layout = {register = [], lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], warp = [array<i32: 0>]}} : memref<1xf32, #tile.space<fragment>>
-    %t = tile.alloc "t" {layout = {register = [array<i32: 1, 0>], lane = [array<i32: 0, 1>, array<i32: 0, 2>, array<i32: 0, 4>, array<i32: 0, 8>, array<i32: 0, 16>], warp = [array<i32: 0, 32>]}} : memref<2x64xf32, #tile.space<fragment>>
-    %e = tile.alloc "e" {layout = {register = [array<i32: 1>], lane = [array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>, array<i32: 0>], warp = [array<i32: 0>]}} : memref<2xf32, #tile.space<fragment>>
+    %s = tile.alloc "s" {layout = #tile.fragment<register = [], lane = [(1), (2), (4), (8), (16)], warp = [(32)]>} : memref<64xf32, #tile.space<fragment>>
+    %d = tile.alloc "d" {layout = #tile.fragment<register = [], lane = [(0), (0), (0), (0), (0)], warp = [(0)]>} : memref<1xf32, #tile.space<fragment>>
+    %t = tile.alloc "t" {layout = #tile.fragment<register = [(1, 0)], lane = [(0, 1), (0, 2), (0, 4), (0, 8), (0, 16)], warp = [(0, 32)]>} : memref<2x64xf32, #tile.space<fragment>>
+    %e = tile.alloc "e" {layout = #tile.fragment<register = [(1)], lane = [(0), (0), (0), (0), (0)], warp = [(0)]>} : memref<2xf32, #tile.space<fragment>>
     tile.reduce sum %s -> %d dim(0) : memref<64xf32, #tile.space<fragment>> -> memref<1xf32, #tile.space<fragment>>
     tile.reduce max %t -> %e dim(1) : memref<2x64xf32, #tile.space<fragment>> -> memref<2xf32, #tile.space<fragment>>
     gpu.return
@@ -277,7 +277,7 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @outside_loop() kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
-    %f = tile.alloc "f" {layout = {register = [], lane = [array<i32: 1>, array<i32: 2>], warp = []}} : memref<4xf32, #tile.space<fragment>>
+    %f = tile.alloc "f" {layout = #tile.fragment<register = [], lane = [(1), (2)], warp = []>} : memref<4xf32, #tile.space<fragment>>
     %c0 = arith.constant 0 : index
     // expected-error @below {{fragment `f` is read at [0] outside a T.Parallel loop, but its layout (decided by the ops that compute it) puts that element in some threads only}}
     %x = memref.load %f[%c0] : memref<4xf32, #tile.space<fragment>>
@@ -297,7 +297,7 @@ gpu.module @m {
 // CHECK:   memref.load %[[REGS]][%[[K]]] : memref<4xf32>
 gpu.module @m {
   gpu.func @replicated_serial(%out: memref<4xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
-    %f = tile.alloc "f" {layout = {register = [array<i32: 1>, array<i32: 2>], lane = [array<i32: 0>, array<i32: 0>], warp = []}} : memref<4xf32, #tile.space<fragment>>
+    %f = tile.alloc "f" {layout = #tile.fragment<register = [(1), (2)], lane = [(0), (0)], warp = []>} : memref<4xf32, #tile.space<fragment>>
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c2 = arith.constant 2 : index
@@ -316,7 +316,7 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @spread_dynamic(%out: memref<4xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
-    %f = tile.alloc "f" {layout = {register = [], lane = [array<i32: 1>, array<i32: 2>], warp = []}} : memref<4xf32, #tile.space<fragment>>
+    %f = tile.alloc "f" {layout = #tile.fragment<register = [], lane = [(1), (2)], warp = []>} : memref<4xf32, #tile.space<fragment>>
     %c0 = arith.constant 0 : index
     %c1 = arith.constant 1 : index
     %c4 = arith.constant 4 : index
@@ -333,9 +333,9 @@ gpu.module @m {
 
 gpu.module @m {
   gpu.func @wrong_register() kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
-    %f = tile.alloc "f" {layout = {register = [], lane = [array<i32: 1>, array<i32: 2>], warp = []}} : memref<4xf32, #tile.space<fragment>>
+    %f = tile.alloc "f" {layout = #tile.fragment<register = [], lane = [(1), (2)], warp = []>} : memref<4xf32, #tile.space<fragment>>
     %one = arith.constant 1.0 : f32
-    tile.parallel (%i) in [4] attributes {loop_layout = {register = [], lane = [array<i32: 1>, array<i32: 2>], warp = []}} {
+    tile.parallel (%i) in [4] attributes {loop_layout = #tile.fragment<register = [], lane = [(1), (2)], warp = []>} {
       %c1 = arith.constant 1 : index
       %j = arith.xori %i, %c1 : index
       // expected-error @below {{fragment `f` is not laid out like this T.Parallel loop: thread 0 runs iteration [0] but does not hold element [1]}}
@@ -403,8 +403,8 @@ gpu.module @m {
 // CHECK-NEXT: memref.atomic_rmw addf
 gpu.module @m {
   gpu.func @replicated_atomic(%G: memref<2xf32>) kernel attributes {known_block_size = array<i32: 4, 1, 1>} {
-    %f = tile.alloc "f" {layout = {register = [array<i32: 1>], lane = [array<i32: 0>, array<i32: 0>], warp = []}} : memref<2xf32, #tile.space<fragment>>
-    tile.parallel (%i) in [2] attributes {loop_layout = {register = [array<i32: 1>], lane = [array<i32: 0>, array<i32: 0>], warp = []}} {
+    %f = tile.alloc "f" {layout = #tile.fragment<register = [(1)], lane = [(0), (0)], warp = []>} : memref<2xf32, #tile.space<fragment>>
+    tile.parallel (%i) in [2] attributes {loop_layout = #tile.fragment<register = [(1)], lane = [(0), (0)], warp = []>} {
       %x = memref.load %f[%i] : memref<2xf32, #tile.space<fragment>>
       tile.atomic_add %G[%i], %x : memref<2xf32>, f32
     }

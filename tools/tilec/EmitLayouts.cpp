@@ -98,7 +98,7 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
       if (space == tile::MemorySpace::fragment) {
         std::string title =
             what + "fragment " + shapeText(shape) + " " + elementName(elem);
-        Attribute attr = alloc.getLayoutAttr();
+        tile::FragmentAttr attr = alloc.getLayoutAttr();
         if (!attr) {
           alloc.emitWarning() << "fragment `" << name
                               << "` has no layout (is it unused?); not drawn";
@@ -198,7 +198,9 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
     if (!func->hasAttr(tile::TileDialect::getKernelFuncAttrName()))
       return;
     func.walk([&](tile::ParallelOp loop) {
-      Attribute attr = loop.getLoopLayoutAttr();
+      // Strided loops (tails, non-power-of-two extents) have no linear
+      // layout to draw.
+      tile::FragmentAttr attr = loop.getFragmentLayout();
       SmallVector<int64_t> extents = llvm::to_vector(loop.getExtents());
       int64_t cells = 1;
       for (int64_t e : extents)
@@ -208,11 +210,6 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
                           simt::formatLoc(loop.getLoc());
       if (!attr || cells > kMaxCells)
         return;
-      if (std::optional<int64_t> vec = simt::stridedVec(attr)) {
-        (void)vec; // strided loops (tails, non-power-of-two extents) have no
-                   // linear layout to draw
-        return;
-      }
       std::string error;
       std::optional<LinearLayout> layout =
           simt::layoutFromAttr(attr, extents, error);

@@ -217,6 +217,136 @@ def Tile_SwizzleAttr : AttrDef<Tile_Dialect, "Swizzle"> {
 }
 
 //===----------------------------------------------------------------------===//
+// Decisions: fragment and loop layouts
+//===----------------------------------------------------------------------===//
+
+def Tile_FragmentAttr : AttrDef<Tile_Dialect, "Fragment"> {
+  let mnemonic = "fragment";
+  let summary = "a linear layout of a tile over the registers of a block";
+  let description = [{
+    Which register of which thread holds each element of a tile: a linear
+    map over GF(2) (lib/Layout's LinearLayout) from the bits of (register,
+    lane, warp) to the tile's coordinates. Each input bit has a basis, a
+    tuple of one coordinate per tile dimension, and register r of lane l of warp w holds
+    the XOR of the bases of the bits set in r, l and w. A dimension whose
+    extent is not a power of two is laid out over its padded extent (the
+    next power of two); registers past the tile hold nothing. Warps count
+    from the first warp of the partition that runs the op (a T.ws region's
+    `tile.partition`, else the kernel's).
+
+    Recorded by tile-infer-layouts (and pinned by T.gemm's operand layouts
+    or T.annotate_layout) as the `layout` of a fragment `tile.alloc`, and as
+    the `loop_layout` of a `tile.parallel` whose points it spreads like a
+    fragment; tile-lower-simt follows it. The ops check it against their
+    shape: one coordinate per dimension, each inside the padded extent, at
+    most 62 bits in all.
+
+    ```mlir
+    %C = tile.alloc "C" {layout = #tile.fragment<register = [(0, 1), (8, 0)],
+        lane = [(0, 2), (0, 4), (1, 0), (2, 0), (4, 0)], warp = []>}
+        : memref<16x8xf32, #tile.space<fragment>>
+    ```
+  }];
+  // The bases flattened, `rank` values each (rank 0 when there are none).
+  let parameters = (ins
+    "int64_t":$rank,
+    ArrayRefParameter<"int32_t", "register bases">:$registerBases,
+    ArrayRefParameter<"int32_t", "lane bases">:$laneBases,
+    ArrayRefParameter<"int32_t", "warp bases">:$warpBases
+  );
+  let hasCustomAssemblyFormat = 1;
+  let genVerifyDecl = 1;
+  let builders = [
+    // The one way passes record a layout: `layout`'s in dims register,
+    // lane and warp (any may be absent), its out dims dim0.. in any order.
+    AttrBuilder<(ins "const ::tilec::LinearLayout &":$layout)>
+  ];
+  let extraClassDeclaration = [{
+    /// Bits of the register (lane, warp) index: the layout spans 2^bits.
+    unsigned getNumRegisterBits() const {
+      return getRank() ? getRegisterBases().size() / getRank() : 0;
+    }
+    unsigned getNumLaneBits() const {
+      return getRank() ? getLaneBases().size() / getRank() : 0;
+    }
+    unsigned getNumWarpBits() const {
+      return getRank() ? getWarpBases().size() / getRank() : 0;
+    }
+    /// The basis of register (lane, warp) bit `i`: one value per dimension.
+    ::llvm::ArrayRef<int32_t> getRegisterBasis(unsigned i) const {
+      return getRegisterBases().slice(i * getRank(), getRank());
+    }
+    ::llvm::ArrayRef<int32_t> getLaneBasis(unsigned i) const {
+      return getLaneBases().slice(i * getRank(), getRank());
+    }
+    ::llvm::ArrayRef<int32_t> getWarpBasis(unsigned i) const {
+      return getWarpBases().slice(i * getRank(), getRank());
+    }
+    /// The layout of a tile of `shape` (inputs register, lane, warp;
+    /// outputs dim0.. at the padded extents); an error saying why the
+    /// bases do not fit that shape.
+    ::llvm::Expected<::tilec::LinearLayout>
+    getLinearLayout(::llvm::ArrayRef<int64_t> shape) const;
+    /// Checks the layout against a tile of `shape`, as the ops that carry
+    /// it do (`what` names the tile in the message).
+    ::llvm::LogicalResult
+    verifyShape(::llvm::function_ref<::mlir::InFlightDiagnostic()> emitError,
+                ::llvm::ArrayRef<int64_t> shape, ::llvm::StringRef what) const;
+
+  }];
+}
+
+def Tile_StridedAttr : AttrDef<Tile_Dialect, "Strided"> {
+  let mnemonic = "strided";
+  let summary = "a T.Parallel loop run in block-strided steps";
+  let description = [{
+    The `loop_layout` of a `tile.parallel` that touches no fragment: its
+    points, flattened row-major, are dealt out `vec` consecutive points per
+    thread and step, the block striding over the rest (the vector width is
+    chosen for 16-byte accesses where the rows allow it).
+
+    - `vec`: consecutive points per thread and step (at least 1);
+    - `realign = V` (optional, a power of two >= 2, with `vec = 1`): rows
+      whose stride is not a multiple of V elements run as V-element vectors
+      cut at the rows' 16-byte boundaries, found at run time
+      (RealignedLoops.cpp).
+
+    ```mlir
+    tile.parallel (%i, %j) in [128, 64]
+        attributes {loop_layout = #tile.strided<vec = 4>} {...}
+    ```
+  }];
+  let parameters = (ins "int64_t":$vec,
+                        DefaultValuedParameter<"int64_t", "0">:$realign);
+  let assemblyFormat = [{
+    `<` `vec` `=` $vec (`,` `realign` `=` $realign^)? `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+/// What a `tile.parallel`'s `loop_layout` holds.
+def Tile_LoopLayoutAttr : AnyAttrOf<[Tile_FragmentAttr, Tile_StridedAttr]>;
+
+def Tile_AnySwizzleAttr : AttrDef<Tile_Dialect, "AnySwizzle"> {
+  let mnemonic = "any_swizzle";
+  let summary = "T.annotate_layout's make_swizzled_layout for a shared buffer";
+  let description = [{
+    Asks that a shared buffer be swizzled (TileLang's
+    `make_swizzled_layout`), with the swizzle tile-infer-layouts chooses
+    for it, as it does for every shared operand of a T.gemm (`#tile.swizzle`).
+
+    ```mlir
+    tile.annotate_layout %S layout(#tile.any_swizzle)
+        : memref<64x64xf16, #tile.space<shared>>
+    ```
+  }];
+}
+
+/// What a `tile.annotate_layout` pins.
+def Tile_AnnotatedLayoutAttr
+    : AnyAttrOf<[Tile_FragmentAttr, Tile_AnySwizzleAttr]>;
+
+//===----------------------------------------------------------------------===//
 // Decisions: the warp roles of a pipelined loop
 //===----------------------------------------------------------------------===//
 

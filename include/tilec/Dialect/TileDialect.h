@@ -14,6 +14,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Dialect.h"
 
+#include "tilec/Layout/LinearLayout.h"
 #include "tilec/Target/TargetInfo.h"
 
 #include <optional>
@@ -35,6 +36,13 @@ inline bool isGlobal(mlir::MemRefType type) { return !type.getMemorySpace(); }
 
 /// The module attribute that holds the #tile.target.
 inline constexpr llvm::StringLiteral kTargetAttrName = "tile.target";
+
+/// A kernel function's promise that it runs one block per multiprocessor
+/// (an i32 of at least 1: at least that many blocks fit at once), which a
+/// target may pass on to its assembler (NVPTX: `.minnctapersm`, so that
+/// ptxas knows each thread's registers at entry and honours setmaxnreg).
+inline constexpr llvm::StringLiteral kMinBlocksPerMultiprocessorAttrName =
+    "tile.min_blocks_per_multiprocessor";
 
 /// The `tile.target` of `op` or of its nearest ancestor that has one (the
 /// builtin module); null if there is none.

@@ -127,23 +127,24 @@ def Tile_AllocOp : Tile_Op<"alloc", [
     `T.alloc_shared`, `T.alloc_fragment`, `T.alloc_local` and `T.alloc_var`:
     a buffer of static shape in the memory space of its type. `name` keeps
     the user's variable name for diagnostics and dumps (the result is
-    printed under that name); `layout` is filled
-    by layout inference (or by `T.annotate_layout`). A rank-0 buffer in the
-    `local` space is a scalar variable.
+    printed under that name); `layout`, a `#tile.fragment` of the buffer's
+    shape on fragments only, is filled by layout inference (or pinned by a
+    T.gemm or `T.annotate_layout`). A rank-0 buffer in the `local` space is
+    a scalar variable.
 
     ```mlir
     %A_shared = tile.alloc "A_shared" : memref<128x32xf16, #tile.space<shared>>
     %acc = tile.alloc "acc" : memref<f32, #tile.space<local>>
     ```
   }];
-  let arguments = (ins StrAttr:$name, OptionalAttr<AnyAttr>:$layout);
+  let arguments = (ins StrAttr:$name, OptionalAttr<Tile_FragmentAttr>:$layout);
   let results = (outs Res<AnyMemRef, "", [MemAlloc]>:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
   let hasVerifier = 1;
   let builders = [
     OpBuilder<(ins "::mlir::MemRefType":$type, "::llvm::StringRef":$name), [{
       build($_builder, $_state, type, $_builder.getStringAttr(name),
-            ::mlir::Attribute());
+            ::tilec::tile::FragmentAttr());
     }]>
   ];
 }
@@ -172,14 +173,16 @@ def Tile_AnnotateLayoutOp : Tile_Op<"annotate_layout", [Tile_InKernel]> {
   let summary = "pin the layout of an on-chip buffer (T.annotate_layout)";
   let description = [{
     Fixes the layout of a shared or fragment buffer; layout inference takes
-    it as a constraint instead of choosing one.
+    it as a constraint instead of choosing one: a fragment's
+    `#tile.fragment` (of the buffer's shape), or `#tile.any_swizzle` on a
+    shared buffer (TileLang's make_swizzled_layout).
 
     ```mlir
-    tile.annotate_layout %As layout(#some.layout)
+    tile.annotate_layout %As layout(#tile.any_swizzle)
         : memref<128x32xf16, #tile.space<shared>>
     ```
   }];
-  let arguments = (ins AnyMemRef:$buffer, AnyAttr:$layout);
+  let arguments = (ins AnyMemRef:$buffer, Tile_AnnotatedLayoutAttr:$layout);
   let assemblyFormat = [{
     $buffer `layout` `(` $layout `)` attr-dict `:` type($buffer)
   }];
@@ -383,7 +386,9 @@ def Tile_ParallelOp : Tile_Op<"parallel", [
     Runs the body once for every point of the static iteration space
     `extents`, in parallel over the block's threads; the block arguments
     are the point's coordinates. How points map to threads is decided by
-    layout inference and recorded in `loop_layout`.
+    layout inference and recorded in `loop_layout`: a `#tile.fragment` of
+    shape `extents` (point p runs where that layout holds element p), or
+    `#tile.strided` for a loop that touches no fragment.
 
     ```mlir
     tile.parallel (%i, %j) in [128, 64] {
@@ -393,7 +398,7 @@ def Tile_ParallelOp : Tile_Op<"parallel", [
     ```
   }];
   let arguments = (ins DenseI64ArrayAttr:$extents,
-                       OptionalAttr<AnyAttr>:$loop_layout);
+                       OptionalAttr<Tile_LoopLayoutAttr>:$loop_layout);
   let regions = (region SizedRegion<1>:$region);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
@@ -406,6 +411,16 @@ def Tile_ParallelOp : Tile_Op<"parallel", [
   let extraClassDeclaration = [{
     ::mlir::Block::BlockArgListType getInductionVars() {
       return getBody()->getArguments();
+    }
+    /// The recorded loop layout as a fragment layout, or null.
+    ::tilec::tile::FragmentAttr getFragmentLayout() {
+      return ::llvm::dyn_cast_or_null<::tilec::tile::FragmentAttr>(
+          getLoopLayoutAttr());
+    }
+    /// The recorded loop layout as a strided one, or null.
+    ::tilec::tile::StridedAttr getStridedLayout() {
+      return ::llvm::dyn_cast_or_null<::tilec::tile::StridedAttr>(
+          getLoopLayoutAttr());
     }
   }];
 }
