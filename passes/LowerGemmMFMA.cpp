@@ -182,8 +182,8 @@ private:
     auto fail = [&](const Twine &why) {
       return op.emitError()
              << "the layout of `" << a.name << "` is not the "
-             << mfma.instruction << " register A operand for a " << wavesM << "x" << wavesN
-             << " wave split: " << why;
+             << mfma.instruction << " register A operand for a " << wavesM
+             << "x" << wavesN << " wave split: " << why;
     };
     if (mfma.kPack != 1)
       return fail("A in registers is read unpacked (k_pack 1)");
