@@ -140,7 +140,7 @@ private:
       return gemm.emitError("T.gemm accumulates into a fragment "
                             "(T.alloc_fragment) buffer");
     // A comes from shared memory or from a fragment (FlashAttention's P);
-    // B from shared memory.
+    // B from shared memory. (On every path: mma.sync, wgmma, MFMA.)
     bool aInRegisters = a && isSpace(gemm.getA(), tile::MemorySpace::fragment);
     if (!a || !b ||
         !(aInRegisters || isSpace(gemm.getA(), tile::MemorySpace::shared)) ||
@@ -148,13 +148,8 @@ private:
       return gemm.emitError()
              << "T.gemm on the " << path
              << " path reads A from shared memory (T.alloc_shared)"
-             << (kind == MMAKind::WarpSync ? " or a fragment" : "")
+             << " or a fragment"
              << ", and B from shared memory";
-    if (aInRegisters && kind == MMAKind::Wave)
-      return gemm.emitError() << "T.gemm on the " << path
-                              << " path reads A from shared memory "
-                                 "(T.alloc_shared); A in registers is not "
-                                 "supported there yet";
     auto aType = cast<MemRefType>(a.getType());
     auto bType = cast<MemRefType>(b.getType());
     auto cType = cast<MemRefType>(c.getType());
@@ -223,7 +218,8 @@ private:
     } else if (kind == MMAKind::Warpgroup) {
       plan = gemm::planWgmma(gemm, target, m, n, k, in, threads, aInRegisters);
     } else {
-      plan = gemm::planMfma(gemm, target, m, n, k, in, threads, warpSize);
+      plan = gemm::planMfma(gemm, target, m, n, k, in, threads, warpSize,
+                            aInRegisters);
     }
     if (failed(plan))
       return failure();
@@ -243,6 +239,25 @@ private:
                << "`: " << errorText(layout.takeError());
       if (failed(
               pinFragment(gemm, a, *layout, "reads it as its wgmma A operand")))
+        return failure();
+    } else if (aInRegisters && kind == MMAKind::Wave) {
+      // MFMA: the accumulator layout of an m x k product (see
+      // mfmaRegisterOperandALayout), so FlashAttention's S -> P cast
+      // copies registers.
+      std::optional<gemm::MfmaChoice> choice = gemm::readMfma(gemm);
+      assert(choice && "planMfma records an MFMA decision");
+      tile::MmaAttr mma = gemm::readMma(gemm);
+      llvm::Expected<LinearLayout> layout = mfmaRegisterOperandALayout(
+          m, k, choice->shape, WarpPartition{mma.getWarpsM(), mma.getWarpsN()});
+      if (!layout)
+        return gemm.emitError()
+               << "no MFMA register operand layout for `" << a.getName()
+               << "`: " << errorText(layout.takeError());
+      if (failed(pinFragment(gemm, a, *layout,
+                             "reads it as its MFMA A operand for a " +
+                                 std::to_string(mma.getWarpsM()) + "x" +
+                                 std::to_string(mma.getWarpsN()) +
+                                 " wave split")))
         return failure();
     } else if (aInRegisters) {
       tile::MmaAttr mma = gemm::readMma(gemm);

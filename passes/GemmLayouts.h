@@ -76,11 +76,14 @@ struct AccumulatorPlan {
 /// (from target.mmaInstructions(), the widest tile MfmaLayouts.h knows
 /// that splits over the waves), records it and the wave split as
 /// `tile.mma` on the gemm and returns the accumulator layout; a located
-/// error if none fits.
+/// error if none fits. With A in registers the instruction steps along K
+/// unpacked (k_pack 1: a lane's 4 k per step are what an accumulator
+/// holds, mfmaRegisterOperandALayout) and K must hold whole N_i tiles.
 mlir::FailureOr<AccumulatorPlan> planMfma(tile::GemmOp gemm,
                                           const TargetInfo &target, int64_t m,
                                           int64_t n, int64_t k, mlir::Type in,
-                                          int64_t threads, int64_t waveSize);
+                                          int64_t threads, int64_t waveSize,
+                                          bool aInRegisters = false);
 
 /// The recorded `mfma` decision of a gemm.
 struct MfmaChoice {

@@ -41,7 +41,8 @@ FailureOr<gemm::AccumulatorPlan> gemm::planMfma(tile::GemmOp gemm,
                                                 const TargetInfo &target,
                                                 int64_t m, int64_t n, int64_t k,
                                                 Type in, int64_t threads,
-                                                int64_t waveSize) {
+                                                int64_t waveSize,
+                                                bool aInRegisters) {
   if (waveSize != kMfmaLanes)
     return gemm.emitError()
            << "T.gemm on the MFMA path needs waves of " << kMfmaLanes
@@ -86,6 +87,15 @@ FailureOr<gemm::AccumulatorPlan> gemm::planMfma(tile::GemmOp gemm,
     return gemm.emitError() << "T.gemm on the MFMA path takes k_pack 1 or 2, "
                                "got "
                             << askedPack;
+  // A in registers is read as an accumulator holds it: 4 k per lane and
+  // instruction step, so no packing.
+  if (aInRegisters && askedPack != 1)
+    return gemm.emitError() << "T.gemm on the MFMA path with A in registers "
+                               "takes k_pack 1, got "
+                            << askedPack;
+  if (aInRegisters && gemm.getTransposeA())
+    return gemm.emitError("T.gemm with A in registers does not take "
+                          "transpose_A");
   std::string why;
   for (const Candidate &cand : candidates) {
     const MMAInstruction &instr = *cand.instr;
@@ -94,6 +104,11 @@ FailureOr<gemm::AccumulatorPlan> gemm::planMfma(tile::GemmOp gemm,
     if (k % step) {
       why += "; " + name + ": K = " + std::to_string(k) +
              " is not a multiple of " + std::to_string(step);
+      continue;
+    }
+    if (aInRegisters && k % int64_t(instr.n)) {
+      why += "; " + name + ": A in registers needs K a multiple of " +
+             std::to_string(instr.n) + ", got " + std::to_string(k);
       continue;
     }
     llvm::Expected<WarpPartition> waves = computeWavePartition(
@@ -108,13 +123,15 @@ FailureOr<gemm::AccumulatorPlan> gemm::planMfma(tile::GemmOp gemm,
       why += "; " + name + ": " + llvm::toString(acc.takeError());
       continue;
     }
-    int64_t kPack = k % (2 * int64_t(instr.k)) == 0 ? 2 : 1;
+    int64_t kPack = !aInRegisters && k % (2 * int64_t(instr.k)) == 0 ? 2 : 1;
     assert(kPack >= askedPack && "k was checked against the asked packing");
     gemm->setAttr(tile::MmaAttr::getAttrName(),
                   tile::MmaAttr::get(gemm.getContext(), tile::MmaKind::mfma,
                                      instr.opName, instr.m, instr.n, instr.k,
                                      waves->warpsM, waves->warpsN,
-                                     tile::OperandSource::shared,
+                                     aInRegisters
+                                         ? tile::OperandSource::registers
+                                         : tile::OperandSource::shared,
                                      tile::OperandSource::shared, kPack));
     return AccumulatorPlan{std::move(*acc),
                            "the MFMA accumulator layout of " + name +

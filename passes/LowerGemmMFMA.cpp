@@ -21,6 +21,10 @@
 //    B elements [4t, 4t + 4) as its A operand and the A elements as its B
 //    operand (vector<4xf16>, or vector<4xi16> holding bf16 for the `_1k`
 //    forms) on the tile's vector<M_i N_i / 64 x f32> accumulator.
+// A held in registers (FlashAttention's P; GemmLayouts.cpp pins it to
+// mfmaRegisterOperandALayout, k_pack 1) is read from the fragment's
+// registers instead: per m tile and k step the 4 a lane passes, looked up
+// in its layout and checked for every thread (readRegisterTiles).
 // Shared indices go through the buffer's XOR swizzle (slotIndices), which
 // keeps 16-byte chunks whole, so the vector loads stay contiguous. The
 // accumulator is read from its registers once and written back once.
@@ -36,6 +40,7 @@
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 
+#include <array>
 #include <map>
 #include <set>
 
@@ -166,10 +171,53 @@ private:
     return part;
   }
 
+  /// A in registers (FlashAttention's P): for each m tile origin and each
+  /// k of the wave's lanes, the register of the fragment that holds
+  /// A[m0 + M_i (w % wavesM) + l % M_i][k0 + 4 (l / M_i) + j], the same in
+  /// every thread (checked for all of them: a layout that does not put the
+  /// element in that lane is an error, never a wrong read). Fills
+  /// `regsA[{m0, k0}]` with the 4 registers.
+  LogicalResult readRegisterTiles(const Fragment &a, int64_t kDim) {
+    const Layout &layout = a.layout;
+    auto fail = [&](const Twine &why) {
+      return op.emitError()
+             << "the layout of `" << a.name << "` is not the "
+             << mfma.instruction << " register A operand for a " << wavesM
+             << "x" << wavesN << " wave split: " << why;
+    };
+    if (mfma.kPack != 1)
+      return fail("A in registers is read unpacked (k_pack 1)");
+    if (layout.numLanes() != kMfmaLanes || layout.rank() != 2 ||
+        layout.numWarps() != wavesM * wavesN)
+      return fail("wrong lane or wave count");
+    for (int64_t m0 : mTiles)
+      for (int64_t k0 = 0; k0 < kDim; k0 += dims.k) {
+        std::array<int64_t, 4> regs;
+        for (int64_t j = 0; j < 4; ++j) {
+          regs[j] = -1;
+          for (int64_t t = 0; t < layout.numThreads(); ++t) {
+            int64_t w = t / kMfmaLanes, l = t % kMfmaLanes;
+            int64_t m = m0 + dims.m * (w % wavesM) + l % dims.m;
+            int64_t k = k0 + 4 * (l / dims.m) + j;
+            int64_t r = layout.findRegister(t, layout.flatten({m, k}));
+            if (r < 0 || (regs[j] >= 0 && r != regs[j]))
+              return fail("element (" + Twine(m) + ", " + Twine(k) +
+                          ") of lane " + Twine(l) + " of wave " + Twine(w));
+            regs[j] = r;
+          }
+        }
+        regsA[{m0, k0}] = regs;
+      }
+    return success();
+  }
+
   LogicalResult emit(OpBuilder &b, const Fragment &acc) {
     auto aType = cast<MemRefType>(op.getA().getType());
     int64_t kDim =
         op.getTransposeA() ? aType.getShape()[0] : aType.getShape()[1];
+    const Fragment *fragA = kernel.fragment(op.getA());
+    if (fragA && failed(readRegisterTiles(*fragA, kDim)))
+      return failure();
     Type f32 = b.getF32Type();
     auto accType = VectorType::get({regsPerTile}, f32);
     SharedSlot slotA{op.getA(), Value()}, slotB{op.getB(), Value()};
@@ -219,6 +267,14 @@ private:
     for (int64_t k0 = 0; k0 < kDim; k0 += groupK) {
       SmallVector<Value> aOps, bOps;
       for (int64_t m0 : ms) {
+        if (fragA) {
+          SmallVector<Value> elems;
+          for (int64_t r : regsA[{m0, k0}])
+            elems.push_back(kernel.loadRegister(b, loc, *fragA, r));
+          aOps.push_back(vector::FromElementsOp::create(
+              b, loc, VectorType::get({4}, fragA->elementType), elems));
+          continue;
+        }
         Value m = arith::AddIOp::create(b, loc, aLane, cIdx(b, loc, m0));
         Value k = arith::AddIOp::create(b, loc, aK, cIdx(b, loc, k0));
         aOps.push_back(loadOperand(b, slotA, m, k, op.getTransposeA()));
@@ -261,6 +317,9 @@ private:
   int64_t wavesM = 1, wavesN = 1, regsPerTile = 0;
   std::set<int64_t> mTiles, nTiles;
   std::map<std::pair<int64_t, int64_t>, int64_t> tileOfOrigin;
+  /// A in registers: per (m tile origin, k step), the 4 registers a lane
+  /// passes to the instruction.
+  std::map<std::pair<int64_t, int64_t>, std::array<int64_t, 4>> regsA;
 };
 
 } // namespace

@@ -1,7 +1,8 @@
 // Host helpers of the GPU check harnesses in bench/debug (*_check.cpp):
 // driver calls checked and named, the device's primary context, device
 // buffers from host vectors and back, fp16 bits, one seeded generator (a
-// failure repeats on the next run) and the run's verdict. Header-only: each
+// failure repeats on the next run), a table row of compared elements
+// (Tally) and the run's verdict. Header-only: each
 // harness is one file that its .sh builds with g++ -std=c++17 against the
 // CUDA driver, after the launch headers it tests.
 //
@@ -15,8 +16,11 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace check_host {
@@ -82,6 +86,39 @@ inline float fromHalf(std::uint16_t bits) {
   std::memcpy(&h, &bits, 2);
   return static_cast<float>(h);
 }
+
+/// n uniform values in [-1, 1) from rng.
+inline std::vector<float> randoms(size_t n) {
+  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float &x : v)
+    x = u(rng);
+  return v;
+}
+
+/// One table row of a check: elements compared, mismatches (the first 3
+/// printed), the largest error; row() prints it and folds it into allOk.
+struct Tally {
+  size_t n = 0, bad = 0;
+  double maxErr = 0;
+  void add(const char *what, size_t i, double got, double ref, double tol) {
+    ++n;
+    double e = std::fabs(got - ref);
+    if (!(e <= tol)) {
+      if (bad < 3)
+        std::printf("  %s[%zu] = %g, expected %g\n", what, i, got, ref);
+      ++bad;
+    }
+    if (std::isfinite(e))
+      maxErr = std::max(maxErr, e);
+  }
+  void row(const std::string &what, bool launched) {
+    bool good = launched && bad == 0;
+    allOk &= good;
+    std::printf("| %s | %zu | %zu | %.3g | %s |\n", what.c_str(), n, bad,
+                maxErr, good ? "ok" : "FAIL");
+  }
+};
 
 } // namespace check_host
 

@@ -33,36 +33,6 @@ namespace {
 
 using namespace check_host;
 
-std::vector<float> randoms(size_t n) {
-  std::uniform_real_distribution<float> u(-1.0f, 1.0f);
-  std::vector<float> v(n);
-  for (float &x : v)
-    x = u(rng);
-  return v;
-}
-
-struct Tally {
-  size_t n = 0, bad = 0;
-  double maxErr = 0;
-  void add(const char *what, size_t i, double got, double ref, double tol) {
-    ++n;
-    double e = std::fabs(got - ref);
-    if (!(e <= tol)) {
-      if (bad < 3)
-        std::printf("  %s[%zu] = %g, expected %g\n", what, i, got, ref);
-      ++bad;
-    }
-    if (std::isfinite(e))
-      maxErr = std::max(maxErr, e);
-  }
-  void row(const std::string &what, bool launched) {
-    bool good = launched && bad == 0;
-    allOk &= good;
-    std::printf("| %s | %zu | %zu | %.3g | %s |\n", what.c_str(), n, bad,
-                maxErr, good ? "ok" : "FAIL");
-  }
-};
-
 void checkParallelNest() {
   constexpr int N = 16, D = 64, n = 5;
   std::vector<float> x = randoms(N * D), y(N * D, std::nanf(""));

@@ -192,6 +192,18 @@ Expected<LinearLayout> mfmaOperandALayout(int64_t blockM, int64_t blockK,
   return tileFragmentOverBlock(*atom, blockM, blockK, waves, true, false);
 }
 
+Expected<LinearLayout> mfmaRegisterOperandALayout(int64_t blockM,
+                                                  int64_t blockK,
+                                                  MfmaShape shape,
+                                                  WarpPartition waves) {
+  if (blockK % getMfmaDims(shape).n)
+    return makeLayoutError("A in registers needs K a multiple of " +
+                           Twine(getMfmaDims(shape).n) + ", got " +
+                           Twine(blockK));
+  return tileFragmentOverBlock(mfmaSwappedAccumulator(shape), blockM, blockK,
+                               waves, true, false);
+}
+
 Expected<LinearLayout> mfmaOperandBLayout(int64_t blockK, int64_t blockN,
                                           MfmaShape shape, WarpPartition waves,
                                           int kPack) {

@@ -12,6 +12,8 @@
 
 #include "Elaborator.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 #include "tilec/Dialect/TileDialect.h"
 #include "tilec/Dialect/TileOps.h"
 
@@ -589,12 +591,17 @@ FailureOr<Value> Elaborator::callFunction(sema::FunctionObject &fn,
 //===----------------------------------------------------------------------===//
 
 Flow Elaborator::execBlock(llvm::ArrayRef<ast::StmtPtr> body, Frame &frame) {
-  for (const ast::StmtPtr &s : body) {
-    Flow f = execStmt(*s, frame);
+  for (size_t i = 0; i < body.size(); ++i) {
+    LoopExit *exit = loopExits.empty() ? nullptr : loopExits.back();
+    unsigned exits = exit ? exit->exits : 0;
+    Flow f = execStmt(*body[i], frame);
     if (f != Flow::Normal)
       return f;
     if (hadError)
       return Flow::Error;
+    // A traced `break` / `continue` may have run: the rest waits on it.
+    if (exit && exit->exits != exits && i + 1 < body.size())
+      return execUnlessExited(body.drop_front(i + 1), *exit, frame);
   }
   return Flow::Normal;
 }
@@ -674,6 +681,8 @@ Flow Elaborator::execStmt(const ast::Stmt &stmt, Frame &frame) {
     return Flow::Normal;
   case K::Break:
   case K::Continue:
+    if (std::optional<Flow> f = execLoopExit(stmt))
+      return *f;
     if (regionDepth > 0 && traced) {
       error(stmt.getRange(),
             Twine("`") + (stmt.getKind() == K::Break ? "break" : "continue") +
@@ -856,8 +865,10 @@ LogicalResult Elaborator::bindName(StringRef name, SMRange range,
                             ValueRange{});
     return success();
   }
+  // A poisoned name (bound inside an earlier loop or branch, unusable
+  // since) is bound afresh: nothing can read the old value.
   if (existing && traced && existing->depth < regionDepth &&
-      !value.isConstant()) {
+      existing->poison.empty() && !value.isConstant()) {
     error(range, "cannot rebind `" + name +
                      "` inside a device loop or branch: it is defined "
                      "outside; use T.alloc_var for a value that changes");
@@ -1141,6 +1152,8 @@ Flow Elaborator::execIfArms(const ast::IfStmt &s, size_t k, Frame &frame) {
 }
 
 Flow Elaborator::execWhile(const ast::WhileStmt &s, Frame &frame) {
+  loopExits.push_back(nullptr);
+  llvm::scope_exit popExit([&] { loopExits.pop_back(); });
   for (int64_t iter = 0;; ++iter) {
     if (iter >= kMaxIterations) {
       error(s.getRange(), "compile-time `while` loop ran more than " +
@@ -1185,6 +1198,8 @@ Flow Elaborator::execFor(const ast::ForStmt &s, Frame &frame) {
           "cannot iterate over a `" + iter->typeName() + "`");
     return Flow::Error;
   }
+  loopExits.push_back(nullptr);
+  llvm::scope_exit popExit([&] { loopExits.pop_back(); });
   for (const Value &item : items) {
     if (failed(assignTo(*s.getTarget(), item, s.getIter()->getRange(), frame)))
       return Flow::Error;
@@ -1236,6 +1251,15 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
   OpBuilder::InsertionGuard guard(builder);
   SmallVector<mlir::Value> ivs;
   StringRef what = "loop";
+  // T.serial / T.unroll bodies may `break` / `continue` (flags made here,
+  // before the loop); other device loops take no exits.
+  LoopExit exit;
+  bool exitable = spec.kind == sema::LoopSpec::Serial ||
+                  spec.kind == sema::LoopSpec::Unroll;
+  if (exitable && !spec.wide)
+    makeLoopExitFlags(s.getBody(), exit, l);
+  loopExits.push_back(&exit);
+  llvm::scope_exit popExit([&] { loopExits.pop_back(); });
   tile::ParallelOp parallel;
   if (spec.kind == sema::LoopSpec::Parallel) {
     auto op = tile::ParallelOp::create(builder, l, spec.extents);
@@ -1293,7 +1317,9 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
   bool scheduled = spec.kind == sema::LoopSpec::Pipelined &&
                    (!spec.order.empty() || !spec.stage.empty());
   Flow f = scheduled ? execScheduledBody(s, spec, frame)
-                     : execBlock(s.getBody(), frame);
+           : exit.broken || exit.skipped
+               ? execLoopBody(s.getBody(), exit, frame)
+               : execBlock(s.getBody(), frame);
   regionDepth = depth;
   poisonRegionBindings(*frame.scope, depth,
                        ("is defined inside the " + what +

@@ -198,6 +198,35 @@ public:
   Flow execFor(const ast::ForStmt &s, Frame &frame);
   Flow execWhile(const ast::WhileStmt &s, Frame &frame);
   Flow execWith(const ast::WithStmt &s, Frame &frame);
+
+  //===--------------------------------------------------------------------===//
+  // `break` / `continue` in T.serial / T.unroll loops (LoopExits.cpp)
+  //===--------------------------------------------------------------------===//
+  /// The innermost loop's exit flags: for a device loop whose body has a
+  /// `break` (`continue`), a local i1 set by it; the statements after one
+  /// that may set a flag run under `if not (broken or skipped)`. Null
+  /// flags: a device loop that takes no exits (T.Parallel, T.Pipelined).
+  /// A null entry: a compile-time loop is innermost (Python's own exits).
+  struct LoopExit {
+    mlir::Value broken, skipped;
+    /// Bumped by every traced exit, so a block sees that a statement
+    /// may have set a flag.
+    unsigned exits = 0;
+  };
+  std::vector<LoopExit *> loopExits;
+  /// Makes the flags of a T.serial / T.unroll loop whose body exits, before
+  /// the loop op is created.
+  void makeLoopExitFlags(llvm::ArrayRef<ast::StmtPtr> body, LoopExit &exit,
+                         mlir::Location loc);
+  /// In a loop body: clears `skipped` for this iteration and runs the body
+  /// under `if not broken`.
+  Flow execLoopBody(llvm::ArrayRef<ast::StmtPtr> body, LoopExit &exit,
+                    Frame &frame);
+  /// `rest` of a block after a statement that may have exited.
+  Flow execUnlessExited(llvm::ArrayRef<ast::StmtPtr> rest, LoopExit &exit,
+                        Frame &frame);
+  /// A traced `break` / `continue` statement; nullopt when it is Python's.
+  std::optional<Flow> execLoopExit(const ast::Stmt &stmt);
   Flow execImport(const ast::Stmt &s, Frame &frame);
   Flow execFunctionDef(const ast::FunctionDefStmt &s, Frame &frame);
   Flow execAssert(const ast::AssertStmt &s, Frame &frame);

@@ -552,9 +552,12 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     auto b = bind({"a", "b"}, 2);
     if (failed(b))
       return failure();
-    // An element read (`T.ceildiv(seqlens[bx], block_N)`) is its value.
+    // An element read (`T.ceildiv(seqlens[bx], block_N)`) is its value, as
+    // is a T.alloc_var (`T.ceildiv(l_num_input, BLOCK_SIZE)`).
     for (std::optional<Arg> &a : *b)
-      if (a->value.is(Value::Subscript)) {
+      if (a->value.is(Value::Subscript) ||
+          (a->value.is(Value::Buffer) &&
+           a->value.getBuffer().scope == MemScope::Var)) {
         FailureOr<Value> s = toScalar(a->value, a->range);
         if (failed(s))
           return failure();

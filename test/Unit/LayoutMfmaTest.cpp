@@ -245,6 +245,104 @@ void runBlockGemm(const GemmCase &gc) {
   }
 }
 
+/// FlashAttention's O = P V with P in registers, on the CPU as
+/// LowerGemmMFMA.cpp runs it: P held in mfmaRegisterOperandALayout (equal
+/// to the m x k accumulator layout of S = Q K when the waves lie along M,
+/// so the S -> P cast copies registers), each lane's 4 A elements per m
+/// tile and k step looked up in P's layout (one register for every lane
+/// and wave, as readRegisterTiles requires), B read by the ISA formula,
+/// the instruction simulated with B^T as its A operand; O read out of its
+/// accumulator registers must equal P @ V exactly.
+void runRegisterAGemm(int64_t M, int64_t K, int64_t N, int64_t numWaves,
+                      GemmWarpPolicy policy, MfmaShape shape) {
+  INFO("register-A gemm " << M << "x" << N << "x" << K << " waves "
+                          << numWaves << " shape " << int(shape));
+  const Isa isa = isaOf(shape);
+  WarpPartition waves =
+      unwrap(computeWavePartition(policy, M, N, numWaves, shape));
+  WarpPartition wavesS =
+      unwrap(computeWavePartition(policy, M, K, numWaves, shape));
+  LinearLayout acc = unwrap(mfmaAccumulatorLayout(M, N, shape, waves));
+  LinearLayout opA = unwrap(mfmaRegisterOperandALayout(M, K, shape, waves));
+  if (waves.warpsN == 1 && wavesS.warpsN == 1)
+    CHECK(opA == unwrap(mfmaAccumulatorLayout(M, K, shape, wavesS)));
+  std::vector<float> A(M * K), B(K * N);
+  for (int64_t i = 0; i < M * K; ++i)
+    A[i] = float(int((i * 7 + 3) % 5) - 2);
+  for (int64_t i = 0; i < K * N; ++i)
+    B[i] = float(int((i * 11 + 1) % 7) - 3);
+
+  const int64_t R = isa.regsD();
+  int64_t regs = acc.getInDimSize("register");
+  int64_t regsA = opA.getInDimSize("register");
+  std::set<int64_t> mSet, nSet;
+  std::map<std::pair<int64_t, int64_t>, int64_t> group;
+  for (int64_t g = 0; g < regs / R; ++g) {
+    auto [m, n] = at(acc, {{"register", int32_t(R * g)}});
+    mSet.insert(m);
+    nSet.insert(n);
+    group[{m, n}] = g;
+  }
+  std::vector<int64_t> ms(mSet.begin(), mSet.end()),
+      ns(nSet.begin(), nSet.end());
+  // (m tile, k step, j) -> the register every lane reads.
+  std::map<std::array<int64_t, 3>, int32_t> chosen;
+  for (int64_t w = 0; w < numWaves; ++w) {
+    int64_t waveRow = isa.m * (w % waves.warpsM);
+    int64_t waveCol = isa.n * (w / waves.warpsM);
+    std::vector<std::vector<std::vector<float>>> c(
+        regs / R, std::vector<std::vector<float>>(64, std::vector<float>(R)));
+    for (int64_t k0 = 0; k0 < K; k0 += isa.k) {
+      std::vector<std::vector<std::array<float, 4>>> aFrags, bFrags;
+      for (int64_t m0 : ms) {
+        std::vector<std::array<float, 4>> frag(64);
+        for (int32_t l = 0; l < 64; ++l)
+          for (int64_t j = 0; j < 4; ++j) {
+            int64_t m = waveRow + m0 + l % isa.m;
+            int64_t k = k0 + 4 * (l / isa.m) + j;
+            int32_t reg = -1;
+            for (int32_t r = 0; r < regsA && reg < 0; ++r)
+              if (at(opA,
+                     {{"register", r}, {"lane", l}, {"warp", int32_t(w)}}) ==
+                  std::pair<int32_t, int32_t>(m, k))
+                reg = r;
+            INFO("wave " << w << " lane " << l << " wants (" << m << ", " << k
+                         << ")");
+            REQUIRE(reg >= 0);
+            auto [it, fresh] = chosen.try_emplace({m0, k0, j}, reg);
+            REQUIRE(it->second == reg);
+            // The value the register holds, by the layout.
+            auto [d0, d1] = at(
+                opA, {{"register", reg}, {"lane", l}, {"warp", int32_t(w)}});
+            frag[l][j] = A[d0 * K + d1];
+          }
+        aFrags.push_back(frag);
+      }
+      for (int64_t n0 : ns) {
+        std::vector<std::array<float, 4>> frag(64);
+        for (int32_t l = 0; l < 64; ++l)
+          for (int64_t j = 0; j < 4; ++j)
+            frag[l][j] = B[(k0 + 4 * (l / isa.n) + j) * N + waveCol + n0 +
+                           l % isa.n];
+        bFrags.push_back(frag);
+      }
+      for (size_t mi = 0; mi < ms.size(); ++mi)
+        for (size_t ni = 0; ni < ns.size(); ++ni)
+          mfma(isa, bFrags[ni], aFrags[mi], c[group[{ms[mi], ns[ni]}]]);
+    }
+    for (int32_t l = 0; l < 64; ++l)
+      for (int64_t r = 0; r < regs; ++r) {
+        auto [m, n] = at(
+            acc, {{"register", int32_t(r)}, {"lane", l}, {"warp", int32_t(w)}});
+        float ref = 0;
+        for (int64_t k = 0; k < K; ++k)
+          ref += A[m * K + k] * B[k * N + n];
+        INFO("wave " << w << " lane " << l << " register " << r);
+        REQUIRE(c[r / R][l][r % R] == ref);
+      }
+  }
+}
+
 /// Wavefronts of one wave64 LDS read, served as two 32-lane halves with
 /// the phases of BankConflicts.h.
 BankReport waveReport(const SharedLayout &layout,
@@ -338,6 +436,20 @@ TEST_CASE("MFMA block GEMM, transposes, policies, 16x16x16",
   runBlockGemm({64, 128, 16, 2, GemmWarpPolicy::FullCol, MfmaShape::M16N16K16,
                 false, true, 1});
   runBlockGemm({32, 32, 8, 1, sq, MfmaShape::M32N32K8, false, false, 1});
+}
+
+TEST_CASE("MFMA with A in registers (FlashAttention's P V)",
+          "[layout][gemm][mfma]") {
+  auto row = GemmWarpPolicy::FullRow;
+  runRegisterAGemm(128, 64, 64, 4, row, MfmaShape::M32N32K8);
+  runRegisterAGemm(64, 128, 128, 4, row, MfmaShape::M16N16K16);
+  runRegisterAGemm(64, 64, 64, 4, GemmWarpPolicy::Square, MfmaShape::M32N32K8);
+  runRegisterAGemm(32, 32, 64, 2, GemmWarpPolicy::FullCol,
+                   MfmaShape::M16N16K16);
+  // K not a multiple of N_i: no register layout.
+  CHECK_FALSE(errorOf(mfmaRegisterOperandALayout(
+                          64, 16, MfmaShape::M32N32K8, WarpPartition{2, 1}))
+                  .empty());
 }
 
 TEST_CASE("MFMA operand reads from LDS are bank-conflict free",

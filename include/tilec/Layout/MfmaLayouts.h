@@ -121,6 +121,19 @@ llvm::Expected<LinearLayout> mfmaOperandBLayout(int64_t blockK, int64_t blockN,
                                                 MfmaShape shape,
                                                 WarpPartition waves, int kPack);
 
+/// Operand A of a blockM x blockK tile held in registers (FlashAttention's
+/// P): the accumulator layout of an m x k product (mfmaSwappedAccumulator
+/// tiled, waves along N holding copies). Per k step of the unpacked
+/// instruction a lane holds the 4 consecutive k that it reads as its
+/// operand (C = A B issued as C^T = B^T A^T makes A the instruction's B,
+/// whose lane l holds k = 4 (l / M_i) + j of row l % M_i, as the swapped
+/// accumulator holds n), so a fragment copied from an accumulator of the
+/// same wave split is a register copy. blockK must be a multiple of N_i.
+llvm::Expected<LinearLayout> mfmaRegisterOperandALayout(int64_t blockM,
+                                                        int64_t blockK,
+                                                        MfmaShape shape,
+                                                        WarpPartition waves);
+
 } // namespace tilec
 
 #endif // TILEC_LAYOUT_MFMALAYOUTS_H
