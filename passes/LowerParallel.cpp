@@ -667,7 +667,8 @@ LogicalResult simt::lowerParallel(KernelLowering &kernel,
 // registers and its loads in five waves, each waiting for the previous
 // one's data (its SASS, bench/RESULTS.md), while TileLang's, compiled with
 // `__launch_bounds__(256, 1)`, had all its loads issued in two. A minimum
-// number of resident blocks (`.minnctapersm`, nvvm.minctasm) lets ptxas
+// number of resident blocks (`.minnctapersm`, the target-neutral
+// tile.min_blocks_per_multiprocessor that targets/nvptx translates) lets ptxas
 // use the registers that number of blocks leaves each thread: asked for
 // as many blocks as leave each thread the registers of its loads in flight
 // plus `kReserve` for addresses, indices and predicates, ptxas issued all
@@ -683,7 +684,8 @@ void simt::askLoadRegisters(KernelLowering &kernel, const TargetInfo &target) {
   if (!loads)
     return;
   func->removeAttr(kLoadRegistersKey);
-  if (!target.hasOccupancyHint() || func->hasAttr("nvvm.minctasm") ||
+  if (!target.hasOccupancyHint() ||
+      func->hasAttr(tile::kMinBlocksPerMultiprocessorAttrName) ||
       !kernel.fragments().empty())
     return;
   int64_t threads = kernel.getThreads();
@@ -691,7 +693,7 @@ void simt::askLoadRegisters(KernelLowering &kernel, const TargetInfo &target) {
                    (threads * (loads.getInt() + kReserve));
   if (blocks * threads >= kThreadsPerMultiprocessor)
     return;
-  func->setAttr("nvvm.minctasm",
+  func->setAttr(tile::kMinBlocksPerMultiprocessorAttrName,
                 IntegerAttr::get(IntegerType::get(func.getContext(), 32),
                                  std::max<int64_t>(blocks, 1)));
 }
