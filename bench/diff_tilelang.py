@@ -172,8 +172,32 @@ def sentinel_value(dtype, torch):
     return float(torch.tensor(v, dtype=torch.float32).to(dtype).to(torch.float64).item())
 
 
+def phase(name, out=None):
+    """A `# phase NAME at UNIX-TIME` line on stderr: bench/diff_schedule.py
+    names the last one when it stops a case at its time limit."""
+    import time
+    print(f"# phase {name} at {time.time():.1f}", file=out or sys.stderr, flush=True)
+
+
+def last_phase(stderr, started):
+    """The last phase line of a case's (partial) stderr as "NAME, from N s"
+    (N: seconds after `started`, a time.time()), or None."""
+    found = re.findall(r"^# phase (.+) at ([0-9.]+)$", stderr or "", re.M)
+    if not found:
+        return None
+    name, at = found[-1]
+    return f"{name}, from {float(at) - started:.0f} s"
+
+
 def poison(t, torch):
-    t.copy_(torch.full(t.shape, sentinel(t.dtype, torch), device=t.device).to(t.dtype))
+    """t set to its dtype's sentinel in place. fill_ makes no temporary;
+    torch.full(...).to() made a float32 tensor of t's shape and a second
+    copy (24 GiB more for an 8 GiB bf16 output: session 6's CUDA OOMs on
+    the 8-32 GiB kernels)."""
+    try:
+        t.fill_(sentinel(t.dtype, torch))
+    except (RuntimeError, TypeError):  # a dtype fill_ does not take (float8 on old torch)
+        t.copy_(torch.full(t.shape, sentinel(t.dtype, torch), device=t.device).to(t.dtype))
 
 
 def poisoned_call(k, inputs, torch):
@@ -352,13 +376,17 @@ def rerun_if_overflow(line, stem, script, scale=1 / 256, timeout=None):
         return line
     env = dict(os.environ, DIFF_INPUT_SCALE=repr(scale))
     limit = 240 if timeout is None else min(240, timeout)
+    import time
+    started = time.time()
     try:
         p = subprocess.run([sys.executable, script, "--one", stem], capture_output=True, text=True,
                            timeout=limit, env=env)
         out = [x for x in p.stdout.splitlines() if x.startswith("{")]
         new = json.loads(out[-1]) if out else {"stem": stem, "error": f"rerun: rc {p.returncode}"}
-    except subprocess.TimeoutExpired:
-        new = {"stem": stem, "error": f"rerun: timeout {limit:.0f} s"}
+    except subprocess.TimeoutExpired as e:
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else e.stderr
+        where = last_phase(err, started)
+        new = {"stem": stem, "error": f"rerun: timeout {limit:.0f} s" + (f" (in {where})" if where else "")}
     first = "; ".join(d for d in row.get("detail", []) if "rel err" in d or "NaN" in d)
     # The rerun's own detail first: it is the verdict (session 6's report
     # cut it to 6 entries after this note and lost dv2's error).
