@@ -17,8 +17,8 @@
 #    100 GiB mamba chunk_scan with at most 20 GiB beside it), nothing
 #    started after SECONDS - 25 (default 200 in all); a case stopped at a
 #    limit names the phase it was in.
-# Everything lands in $OUT (or /tmp/rel7-out): family.txt, diff.jsonl,
-# diff.err, diff.md.
+# Everything lands in $OUT (or /tmp/rel7-out): family.txt, TileLang's CUDA
+# of the isolating cases (tilelang_*.cu), diff.jsonl, diff.err, diff.md.
 set -uo pipefail
 dir=$1 total=${2:-200}
 out=${OUT:-/tmp/rel7-out}
@@ -29,7 +29,8 @@ export PYTHONPATH=/tmp/site LD_LIBRARY_PATH=/tmp/site/z3/lib${LD_LIBRARY_PATH:+:
   TILELANG_CACHE_DIR=/tmp/tlc PYTHONUNBUFFERED=1
 SECONDS=0
 (timeout $((total - 10)) python3 bench/debug/rel7_family.py run >"$out/family.txt" 2>&1
- echo "rel7_family rc=$? ${SECONDS}s" >>"$out/family.txt") &
+ echo "rel7_family rc=$? ${SECONDS}s" >>"$out/family.txt"
+ cp bench/.out/rel7_family/*.cu "$out/" 2>/dev/null) &
 family=$!
 (cd "$dir" && timeout $((total - 10)) python3 diff_tma.py --jobs 8 --gpu-gib 120 \
    --time-budget $((total - 25)) --only "$stems" >"$out/diff.jsonl" 2>"$out/diff.err")

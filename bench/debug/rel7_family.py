@@ -379,7 +379,9 @@ def run(only=None):
             if factory is not None:
                 try:
                     p = params(kernel, case)
-                    got, poisoned = relref.run_tilelang(factory, (), p, ins, torch)
+                    cu = (f"{relref.out_dir(NAME)}/tilelang_{kernel}_{case[0]}.cu"
+                          if case[0] in ("state_only", "identity") else None)
+                    got, poisoned = relref.run_tilelang(factory, (), p, ins, torch, cu)
                     # poisoned_call's sentinel counts as untouched, as NaN does for tilec.
                     import diff_tilelang
                     got = [np.where(g == diff_tilelang.sentinel_value(dt, torch), np.nan, g) if pz else g
