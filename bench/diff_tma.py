@@ -94,7 +94,7 @@ POISON = CLONES + """    sentinels = {}
 TL_CALL = """        res = k(*tens_in)
 """
 TL_POISONED = """        diff_tilelang.phase("TileLang run")
-        res, tl_made = diff_tilelang.poisoned_call(k, tens_in, torch)
+        res, tl_made = diff_tilelang.poisoned_call(k, tens_in, torch, [vals[tensor_pos[j]] for j in out_idx])
 """
 # Phase lines on stderr (bench/diff_tilelang.py's phase), so that a case
 # stopped at the time limit says where it was (session 6's 240 s timeout of

@@ -45,8 +45,8 @@ wy (recompute_w_u_fwd), per chunk c of 64 rows (A_c: 64 x 64, r: bf16):
 
 so the verdict on QG is whether a side leaves it as it was: tilec's
 output starts as NaN and must stay NaN; TileLang's is its own
-allocation (its torch.empty, poisoned where bench/diff_tilelang.py's
-poisoned_call reaches it).
+allocation (poisoned where bench/diff_tilelang.py's poisoned_call
+reaches it, through torch's caching allocator).
 
 Isolating cases: `state_only` (fwd_h: every input but initial_state zero,
 so h[c] = initial_state and final_state = initial_state exactly for every
@@ -381,7 +381,7 @@ def run(only=None):
                     p = params(kernel, case)
                     cu = (f"{relref.out_dir(NAME)}/tilelang_{kernel}_{case[0]}.cu"
                           if case[0] in ("state_only", "identity") else None)
-                    got, poisoned = relref.run_tilelang(factory, (), p, ins, torch, cu)
+                    got, poisoned = relref.run_tilelang(factory, (), p, ins, outs, torch, cu)
                     # poisoned_call's sentinel counts as untouched, as NaN does for tilec.
                     import diff_tilelang
                     got = [np.where(g == diff_tilelang.sentinel_value(dt, torch), np.nan, g) if pz else g

@@ -150,18 +150,21 @@ def run_tilec(name, case, ins, out_shapes, torch):
     return [o.double().cpu().numpy() for o in outs]
 
 
-def run_tilelang(factory, args, kwargs, ins, torch, source=None):
+def run_tilelang(factory, args, kwargs, ins, out_shapes, torch, source=None):
     """TileLang's outputs on `ins` as float64 numpy arrays, and whether each
     was poisoned before the kernel ran (TileLang allocates out_idx outputs
     itself; bench/diff_tilelang.py's poisoned_call reaches the allocations
-    made through torch.empty only). `source`: a path for TileLang's CUDA."""
+    made through torch.empty or blocks of `out_shapes`' sizes from torch's
+    caching allocator). `source`: a path for TileLang's CUDA."""
     sys.path.insert(0, os.path.join(ROOT, "bench"))
     import diff_tilelang
     k = factory(*args, **kwargs)
     if source:
         with open(source, "w") as f:
             f.write(k.get_kernel_source())
-    res, made = diff_tilelang.poisoned_call(k, ins, torch)
+    like = [torch.empty(shape, dtype=dt, device="cuda") for shape, dt in out_shapes]
+    res, made = diff_tilelang.poisoned_call(k, ins, torch, like)
+    del like
     res = list(res) if isinstance(res, (list, tuple)) else [res]
     return [o.double().cpu().numpy() for o in res], [o.data_ptr() in made for o in res]
 
