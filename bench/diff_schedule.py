@@ -66,7 +66,11 @@ def estimate(fn, sym):
     sizes = tensor_sizes(fn, sym)
     total = sum(b for b, _ in sizes)
     largest = max((n for _, n in sizes), default=0)
-    gpu = 2 * total + 4 * largest + CONTEXT_GPU
+    # While the inputs are made, `(torch.randn(shape) * s).to(dt)` holds two
+    # float32 temporaries of the largest; afterwards both sides' tensors and
+    # TileLang's own outputs (diff_tilelang.poison fills in place: no
+    # temporary).
+    gpu = max(total + 8 * largest, 2 * total + 4 * largest) + CONTEXT_GPU
     return gpu + 12 * 8 * min(largest, 1 << 25), PROCESS_HOST + 6 * 8 * min(largest, 1 << 25)
 
 
@@ -86,6 +90,15 @@ def done_stems(paths):
             else:
                 done.add(row["stem"])
     return done
+
+
+def timed_out_in(e, started):
+    """" (in PHASE, from N s)" for a case stopped at its limit, from the
+    phase lines its stderr had so far (bench/diff_tma.py prints them), or ""."""
+    import diff_tilelang
+    err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else e.stderr
+    where = diff_tilelang.last_phase(err, started)
+    return f" (in {where})" if where else ""
 
 
 def host_gib_default():
@@ -192,13 +205,13 @@ def main(script, cases, argv):
 
     def run(stem, timeout):
         limit = 240 if timeout is None else min(240, timeout)
-        t0 = time.monotonic()
+        t0, wall0 = time.monotonic(), time.time()
         try:
             p = subprocess.run([sys.executable, script, "--one", stem], capture_output=True, text=True,
                                timeout=limit)
-        except subprocess.TimeoutExpired:
+        except subprocess.TimeoutExpired as e:
             why = "timeout 240 s" if limit == 240 else f"time budget ({limit:.0f} s left)"
-            return json.dumps({"stem": stem, "error": why})
+            return json.dumps({"stem": stem, "error": why + timed_out_in(e, wall0)})
         line = [x for x in p.stdout.splitlines() if x.startswith("{")]
         if not line:
             return json.dumps({"stem": stem, "error": f"rc {p.returncode}: {p.stderr.strip()[-300:]}"})
@@ -259,6 +272,17 @@ def selftest():
             f.write(json.dumps(row) + "\n")
     print("skip-done:", sorted(done_stems(f.name)))
     os.unlink(f.name)
+    # A case stopped at its limit names the phase it was in (the patched
+    # runner's phase lines on stderr, bench/diff_tma.py).
+    here = os.path.dirname(os.path.abspath(__file__))
+    code = ("import sys, time; sys.path.insert(0, %r); import diff_tilelang as d; d.phase('inputs'); "
+            "time.sleep(0.5); d.phase('TileLang run'); time.sleep(30)" % here)
+    started = time.time()
+    try:
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=6)
+        print("timeout: not reached")
+    except subprocess.TimeoutExpired as e:
+        print("timeout: timeout 240 s" + re.sub(r"from \d+ s", "from N s", timed_out_in(e, started)))
 
 
 if __name__ == "__main__":

@@ -80,6 +80,7 @@ LOAD_START = """        spec = importlib.util.spec_from_file_location("""
 LOAD_END = """        out_idx = [i % n for i in out_idx]
 """
 LOAD = """        import diff_tilelang
+        diff_tilelang.phase("TileLang compile")
         k, out_idx, tl_notes = diff_tilelang.load(os.path.join(HERE, "tilelang", stem + ".py"), stem, case, fn,
                                                   torch, tilelang)
 """
@@ -92,13 +93,25 @@ POISON = CLONES + """    sentinels = {}
 """
 TL_CALL = """        res = k(*tens_in)
 """
-TL_POISONED = """        res, tl_made = diff_tilelang.poisoned_call(k, tens_in, torch)
+TL_POISONED = """        diff_tilelang.phase("TileLang run")
+        res, tl_made = diff_tilelang.poisoned_call(k, tens_in, torch, [vals[tensor_pos[j]] for j in out_idx])
+"""
+# Phase lines on stderr (bench/diff_tilelang.py's phase), so that a case
+# stopped at the time limit says where it was (session 6's 240 s timeout of
+# kda chunk_intra_token_parallel said nothing more).
+TILEC_START = """    # tilec
+    cuda = ctypes.CDLL("libcuda.so.1")
+"""
+TILEC_PHASE = """    # tilec
+    diff_tilelang.phase("tilec launch")
+    cuda = ctypes.CDLL("libcuda.so.1")
 """
 COMPARE_START = """    worst, detail = 0.0, []
 """
 COMPARE_END = """    row.update(worst_rel=worst, agree=worst <= 1e-2, detail=detail[:4])
 """
-COMPARE = """    for j in out_idx:
+COMPARE = """    diff_tilelang.phase("compare")
+    for j in out_idx:
         if tl_out[j].data_ptr() not in tl_made:
             tl_notes.append(f"{fn['params'][tensor_pos[j]]['name']}: TileLang's output not poisoned")
             sentinels.pop(tensor_pos[j], None)
@@ -151,7 +164,8 @@ def patched(source):
     source = source[:start] + POOL + source[end + len(POOL_END):]
     for old, new in ((PLAIN, TMA), (SYMBOLS, SCALARS), (RANDOM_SYMBOLS, VALID_SYMBOLS),
                      (BEFORE_TILELANG, VALID_INDICES), (AUTOTUNE_SKIP, ""), (CLONES, POISON),
-                     (TL_CALL, TL_POISONED), (RANDN, RANDN_SCALED), (CASES, CASES_ONLY)):
+                     (TL_CALL, TL_POISONED), (RANDN, RANDN_SCALED), (CASES, CASES_ONLY),
+                     (TILEC_START, TILEC_PHASE)):
         if source.count(old) != 1:
             sys.exit(f"diff_tma.py: diff_run.py changed; update the replacement of {old.strip()[:60]!r}")
         source = source.replace(old, new)

@@ -6,7 +6,8 @@
 // module's `#tile.target` through TargetInfo, so no pass names a vendor and
 // no pass takes a chip option:
 //
-//   [tile-strip-debug] -> [tile-fast-math] -> tile-decompose-scan
+//   tile-uninitialized-reads (warnings only)
+//   -> [tile-strip-debug] -> [tile-fast-math] -> tile-decompose-scan
 //   -> tile-infer-layouts -> tile-plan-pipeline -> tile-plan-warp-specialize
 //   -> tile-insert-barriers
 //   -> tile-outline-kernels
@@ -18,6 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "UninitializedReads.h"
+
 #include "tilec/Passes/Passes.h"
 
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
@@ -28,6 +31,8 @@ using namespace mlir;
 
 void tilec::buildTileToGPUPipeline(OpPassManager &pm,
                                    const TileToGPUOptions &opts) {
+  // First, on the ops as written: the order of the source.
+  pm.addPass(createTileUninitializedReads());
   if (opts.stripDebug)
     pm.addPass(createTileStripDebug());
   // Early, so that every pass sees the flags on the ops the user wrote and

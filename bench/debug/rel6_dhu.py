@@ -28,23 +28,17 @@ same inputs against the reference, at the conformance case's kernel
 configuration (block_DV=32, threads=128, num_stages=1) and smaller shapes;
 exit 1 if tilec is wrong.
 """
-import json
 import os
-import subprocess
 import sys
 
 import numpy as np
 
-ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
-OUT = os.path.join(ROOT, "bench", ".out", "rel6_dhu")
-# ../shared next to the repository (a worktree one level deeper: ../../shared).
-SHARED = os.environ.get("SHARED") or next(
-    (d for d in (os.path.join(ROOT, "..", "shared"),
-                 os.path.join(ROOT, "..", "..", "shared"))
-     if os.path.isdir(os.path.join(d, "conformance"))),
-    os.path.join(ROOT, "..", "shared"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from relref import bf16, moved, rel, tf32  # noqa: E402
+import relref  # noqa: E402
+
+NAME = "rel6_dhu"
 STEM = "gdn__example_chunk_delta_bwd__tilelang_chunk_gated_delta_rule_bwd_dhu"
-KERNEL = os.path.join(SHARED, "conformance", "kernels", STEM + ".tile")
 FIXED = dict(input_dtype="bfloat16", output_dtype="bfloat16", accum_dtype="float32",
              gate_dtype="float32", state_dtype="float32", chunk_size=64,
              scale=0.08838834764831845, use_g=True, use_initial_state=True,
@@ -61,22 +55,6 @@ CASES = [
     ("no_dht", 1, 256, 2, 128, 64, 0.125, ("dht",)),
     ("small", 1, 256, 2, 128, 64, 1.0 / 256, ()),
 ]
-
-
-def bf16(x):
-    """Round float64 / float32 values to bfloat16 (nearest even), as float64."""
-    a = np.asarray(x, dtype=np.float32)
-    u = a.view(np.uint32).astype(np.uint64)
-    u = ((u + 0x7FFF + ((u >> 16) & 1)) >> 16) << 16
-    return u.astype(np.uint32).view(np.float32).astype(np.float64)
-
-
-def tf32(x):
-    """Round to tf32 (10-bit mantissa, nearest), as float64."""
-    a = np.asarray(x, dtype=np.float32)
-    u = a.view(np.uint32).astype(np.uint64)
-    u = ((u + 0xFFF + ((u >> 13) & 1)) >> 13) << 13
-    return u.astype(np.uint32).view(np.float32).astype(np.float64)
 
 
 def reference(Q, K, W, G, dht, dO, dv, scale, chunk=64, rounding=True):
@@ -122,23 +100,6 @@ def inputs(B, S, H, DK, DV, s, rng, zero=()):
     return {k: v * 0 if k in zero else v for k, v in x.items()}
 
 
-def rel(a, b):
-    d = np.linalg.norm(b)
-    return float(np.linalg.norm(a - b) / d) if d > 0 else float(np.linalg.norm(a - b))
-
-
-def moved(got, want, limit=6):
-    """Where the values of `want` (distinct random values, 2-D tile) landed
-    in `got`: up to `limit` "(r, c) <- (r', c')" for the wrong elements,
-    and how many elements are wrong."""
-    where = {}
-    for (r, c), v in np.ndenumerate(want):
-        where.setdefault(v, (r, c))
-    bad = np.argwhere(got != want)
-    notes = [f"({r},{c})<-{where.get(got[r, c], '?')}" for r, c in bad[:limit]]
-    return len(bad), " ".join(notes)
-
-
 def selftest():
     """The reference against a second formulation (all chunks' updates as
     one product per chunk, written independently: the gate as a diagonal
@@ -169,52 +130,18 @@ def selftest():
     return 0 if ok and max(e) < 2e-2 else 1
 
 
-def defines(B, S, H, DK, DV):
-    d = dict(B=B, S=S, H=H, DK=DK, DV=DV, **FIXED)
-    out = []
-    for k, v in d.items():
-        out += ["-D", f"{k}={v}"]
-    return out
+def case_params(B, S, H, DK, DV):
+    return dict(B=B, S=S, H=H, DK=DK, DV=DV, **FIXED)
 
 
 def prepare(tilec):
-    os.makedirs(OUT, exist_ok=True)
-    # The source goes along (the GPU machine has no ../shared): TileLang
-    # compiles it there.
-    import shutil
-    shutil.copy(KERNEL, os.path.join(OUT, "kernel.tile"))
-    bad = 0
-    for name, B, S, H, DK, DV, _, _ in CASES:
-        p = subprocess.run([tilec, KERNEL, "--target", "sm_90a", *defines(B, S, H, DK, DV),
-                            "-o", f"{OUT}/{name}.ptx", "--json", f"{OUT}/{name}.json"],
-                           capture_output=True, text=True)
-        print(f"prepare {name}: {'ok' if p.returncode == 0 else 'FAILED ' + p.stderr[:400]}")
-        bad += p.returncode != 0
-    return 1 if bad else 0
+    cases = [(name, case_params(B, S, H, DK, DV)) for name, B, S, H, DK, DV, _, _ in CASES]
+    return 1 if relref.prepare(tilec, STEM, NAME, cases) else 0
 
 
 def run():
     import torch
-    sys.path.insert(0, os.path.join(ROOT, "bench"))
-    from tilec_launch import Module
-    try:
-        import tilelang
-        sys.path.insert(0, os.path.join(ROOT, "bench"))
-        import diff_tilelang
-        import types
-        path = os.path.join(OUT, "kernel.tile")
-        src = open(path).read()
-        run_src, _ = diff_tilelang.tilelang_source(
-            src, STEM.split("__")[-1], hasattr(tilelang.PassConfigKey, "TL_DISABLE_FAST_MATH"))
-        mod = types.ModuleType("dhu")
-        import linecache
-        linecache.cache[path] = (len(run_src), None, run_src.splitlines(keepends=True), path)
-        mod.__dict__.update(torch=torch, __file__=path)
-        exec(compile(run_src, path, "exec"), mod.__dict__)
-        factory = mod.tilelang_chunk_gated_delta_rule_bwd_dhu
-    except Exception as e:  # noqa: BLE001
-        print(f"TileLang not run: {type(e).__name__}: {e}")
-        factory = None
+    factory = relref.tilelang_factory(NAME, STEM, torch)
     rng = np.random.default_rng(0)
     rows, tilec_bad = [], 0
     for name, B, S, H, DK, DV, s, zero in CASES:
@@ -223,19 +150,16 @@ def run():
         dev = {k: torch.from_numpy(v).to("cuda", torch.float32 if k == "G" else torch.bfloat16)
                for k, v in x.items()}
         NT = S // 64
-        outs = [torch.full((B, NT, H, DK, DV), float("nan"), device="cuda", dtype=torch.bfloat16),
-                torch.full((B, H, DK, DV), float("nan"), device="cuda", dtype=torch.float32),
-                torch.full((B, S, H, DV), float("nan"), device="cuda", dtype=torch.bfloat16)]
+        shapes = [((B, NT, H, DK, DV), torch.bfloat16), ((B, H, DK, DV), torch.float32),
+                  ((B, S, H, DV), torch.bfloat16)]
         ins = [dev[k] for k in ("Q", "K", "W", "G", "h0", "dht", "dO", "dv")]
-        m = Module(f"{OUT}/{name}.ptx", f"{OUT}/{name}.json")
-        m(m.meta["functions"][0]["name"], *ins, *outs)
-        sides = [("tilec", [o.double().cpu().numpy() for o in outs])]
+        sides = [("tilec", relref.run_tilec(NAME, name, ins, shapes, torch))]
         if factory is not None:
             try:
                 k = factory(B, S, H, DK, DV, **FIXED)
                 tl = k(*ins)
                 if name == "state_only":
-                    with open(f"{OUT}/tilelang_{name}.cu", "w") as f:
+                    with open(f"{relref.out_dir(NAME)}/tilelang_{name}.cu", "w") as f:
                         f.write(k.get_kernel_source())
                 sides.append(("TileLang", [o.double().cpu().numpy() for o in tl]))
             except Exception as e:  # noqa: BLE001
@@ -259,10 +183,7 @@ def run():
         if len(sides) == 2:
             errs = [rel(a, b) for a, b in zip(sides[0][1], sides[1][1])]
             rows.append((name, "tilec vs TileLang", *errs, 0, ""))
-    print("| case | side | dh rel. err | dh0 rel. err | dv2 rel. err | NaN | result |")
-    print("|---|---|---|---|---|---|---|")
-    for r in rows:
-        print(f"| {r[0]} | {r[1]} | {r[2]:.2e} | {r[3]:.2e} | {r[4]:.2e} | {r[5]} | {r[6]} |")
+    relref.table(("case", "side", "dh rel. err", "dh0 rel. err", "dv2 rel. err", "NaN", "result"), rows)
     return 1 if tilec_bad else 0
 
 
@@ -271,7 +192,7 @@ if __name__ == "__main__":
     if cmd == "selftest":
         sys.exit(selftest())
     if cmd == "prepare":
-        sys.exit(prepare(sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "build", "bin", "tilec")))
+        sys.exit(prepare(sys.argv[2] if len(sys.argv) > 2 else relref.TILEC))
     if cmd == "run":
         sys.exit(run())
     sys.exit(__doc__)
