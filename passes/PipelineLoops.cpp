@@ -1198,15 +1198,21 @@ private:
       return accs;
     };
 
+    // Iteration j's ops before its first gemm, and the waits for the tiles
+    // that gemm reads.
+    auto begin = [&](OpBuilder &ob, Value j, Value stage, IRMapping &map) {
+      map.map(loop.getInductionVar(), ivOf(ob, j));
+      for (Operation *op : early)
+        ob.clone(*op, map);
+      for (size_t g : earlyGroups)
+        waitFull(ob, g, j, stage);
+    };
+
     // Iteration 0, as written but for the last gemm.
     {
       Value zero = cst(b, 0), stage = stageOf(b, zero);
       IRMapping map;
-      map.map(loop.getInductionVar(), ivOf(b, zero));
-      for (Operation *op : early)
-        b.clone(*op, map);
-      for (size_t g : earlyGroups)
-        waitFull(b, g, zero, stage);
+      begin(b, zero, stage, map);
       if (failed(simt::emitGemm(kernel, b, first, slot(first.getA(), stage),
                                 slot(first.getB(), stage),
                                 /*asyncFenced=*/true)))
@@ -1222,11 +1228,7 @@ private:
     Value prev = arith::SubIOp::create(ib, loc, j, cst(ib, 1));
     Value prevStage = slotBefore(ib, j);
     IRMapping map;
-    map.map(loop.getInductionVar(), ivOf(ib, j));
-    for (Operation *op : early)
-      ib.clone(*op, map);
-    for (size_t g : earlyGroups)
-      waitFull(ib, g, j, stage);
+    begin(ib, j, stage, map);
     SmallVector<Value> sAccs = qk->loadAccumulators(ib);
     qk->issue(ib, slot(first.getA(), stage), slot(first.getB(), stage),
               sAccs);
