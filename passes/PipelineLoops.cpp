@@ -1230,8 +1230,7 @@ private:
     IRMapping map;
     begin(ib, j, stage, map);
     SmallVector<Value> sAccs = qk->loadAccumulators(ib);
-    qk->issue(ib, slot(first.getA(), stage), slot(first.getB(), stage),
-              sAccs);
+    qk->issue(ib, slot(first.getA(), stage), slot(first.getB(), stage), sAccs);
     SmallVector<Value> oAccs = issueLast(ib, prev, prevStage);
     qk->wait(ib, 1);
     qk->storeAccumulators(ib, sAccs);
