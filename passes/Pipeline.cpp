@@ -19,8 +19,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "UninitializedReads.h"
-
 #include "tilec/Passes/Passes.h"
 
 #include "mlir/Dialect/Arith/Transforms/Passes.h"

@@ -22,16 +22,20 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "UninitializedReads.h"
-
 #include "tilec/Dialect/TileDialect.h"
 #include "tilec/Dialect/TileOps.h"
+#include "tilec/Passes/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "mlir/Pass/Pass.h"
 #include "llvm/ADT/DenseSet.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_TILEUNINITIALIZEDREADS
+#include "tilec/Passes/Passes.h.inc"
+} // namespace tilec
 
 using namespace mlir;
 using namespace tilec;
@@ -122,14 +126,8 @@ private:
   llvm::DenseSet<Operation *> written, warned;
 };
 
-struct TileUninitializedReadsPass
-    : PassWrapper<TileUninitializedReadsPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(TileUninitializedReadsPass)
-
-  StringRef getArgument() const final { return "tile-uninitialized-reads"; }
-  StringRef getDescription() const final {
-    return "Warn where a shared buffer is read before anything writes it";
-  }
+struct TileUninitializedReads
+    : tilec::impl::TileUninitializedReadsBase<TileUninitializedReads> {
   void runOnOperation() override {
     getOperation()->walk(
         [](tile::KernelOp kernel) { KernelReads().run(kernel); });
@@ -137,7 +135,3 @@ struct TileUninitializedReadsPass
 };
 
 } // namespace
-
-std::unique_ptr<Pass> tilec::createTileUninitializedReads() {
-  return std::make_unique<TileUninitializedReadsPass>();
-}

@@ -33,6 +33,20 @@ def TileSetTarget : Pass<"tile-set-target", "::mlir::ModuleOp"> {
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
+def TileUninitializedReads : Pass<"tile-uninitialized-reads", "::mlir::ModuleOp"> {
+  let summary = "Warn where a shared buffer is read before anything writes it";
+  let description = [{
+    A warning-only analysis, first in the pipeline (on the ops as written):
+    the first read of each shared buffer (`T.alloc_shared`) that no earlier
+    op in the kernel body, in pre-order, can have written gets a located
+    warning; the kernel still compiles. Kernels synchronized by hand
+    (T.ws regions, mbarriers, TMA) and T.Pipelined loops with a written
+    `order` / `stage` are left alone; an op whose effects on the buffer are
+    unknown counts as writing it. passes/UninitializedReads.cpp.
+  }];
+  let dependentDialects = ["::tilec::tile::TileDialect"];
+}
+
 def TileStripDebug : Pass<"tile-strip-debug"> {
   let summary = "Remove tile.print and tile.device_assert ops";
   let description = [{
