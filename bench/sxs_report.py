@@ -81,7 +81,8 @@ def median_of(runs):
     print("|---|---|---|---|---|---|---|---|---|---|")
 
     def rate(rs, key):
-        ds = [r.get(key, {}) for r in rs]
+        # Runs that skipped the system (SXS_NO_TILELANG) do not count.
+        ds = [r[key] for r in rs if r.get(key)] or [{}]
         good = [d for d in ds if d.get("rate")]
         if not good:
             return cell(next((d for d in ds if d), {}))

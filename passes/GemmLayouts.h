@@ -109,13 +109,20 @@ mlir::LogicalResult planPipelines(mlir::Operation *root,
 /// What tile-lower-simt will add to `kernel`'s shared memory for cross-warp
 /// reductions (LowerReduce.cpp: per element type one scratch buffer of
 /// threads x output registers elements, shared by the kernel's
-/// reductions), counted as if every reduction crossed warps.
+/// reductions), counted for every reduction whose source's warps span
+/// part of the reduced dimension (as if each of those crossed warps).
 int64_t reductionScratchBytes(tile::KernelOp kernel);
 
 /// tile-share-storage's decision (ShareStorage.cpp): shared buffers whose
 /// lifetimes in the kernel body do not overlap carry the same
 /// `tile.storage_group` and start at one offset (tile-plan-shared).
 inline constexpr llvm::StringLiteral kStorageGroupAttr = "tile.storage_group";
+
+/// Makes that decision for `kernel`: only where its buffers, with every
+/// T.Pipelined operand copy at its loop's stage count, do not fit in
+/// `maxBytes`, unless `evenIfFits` (tile-plan-warp-specialize, for a ring
+/// it deepens). Returns whether it grouped any buffers.
+bool shareStorage(tile::KernelOp kernel, int64_t maxBytes, bool evenIfFits);
 
 /// The bytes of one copy of a static shared buffer.
 int64_t sharedBytes(tile::AllocOp alloc);

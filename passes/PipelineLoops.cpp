@@ -182,6 +182,19 @@ int64_t gemm::reductionScratchBytes(tile::KernelOp kernel) {
     tile::FragmentAttr layout = dst ? dst.getLayoutAttr() : nullptr;
     if (!layout)
       return;
+    // Warps that span no part of the reduced dimension hold whole rows of
+    // their own: the reduction stays inside them (FlashAttention's FullRow
+    // row max and sum).
+    auto src = reduce.getSrc().getDefiningOp<tile::AllocOp>();
+    if (tile::FragmentAttr in = src ? src.getLayoutAttr() : nullptr) {
+      bool crosses = false;
+      for (unsigned i = 0; i < in.getNumWarpBits(); ++i)
+        if (ArrayRef<int32_t> b = in.getWarpBasis(i);
+            reduce.getDim() >= int64_t(b.size()) || b[reduce.getDim()] != 0)
+          crosses = true;
+      if (!crosses)
+        return;
+    }
     Type element = cast<MemRefType>(dst.getType()).getElementType();
     int64_t bytes = *threads * (int64_t(1) << layout.getNumRegisterBits()) *
                     element.getIntOrFloatBitWidth() / 8;

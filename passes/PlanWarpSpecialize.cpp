@@ -381,22 +381,50 @@ bool lastGemmMayStayInFlight(tile::PipelinedOp loop) {
   });
 }
 
-/// Shared memory a kernel's buffers leave unplanned here: the rings'
-/// mbarriers (two of 8 bytes a stage) and the padding that aligns each
-/// swizzled ring to 1024 bytes, placed by tile-plan-shared.
-constexpr int64_t kRingOverheadBytes = 4096;
+/// Shared memory a kernel's buffers leave unplanned here, bounded from the
+/// layout tile-plan-shared makes (a bump allocator in allocation order,
+/// wgmma / TMA buffers aligned to 1024 bytes): the rings' mbarriers (three
+/// arrays of 8 bytes a stage, with the padding before the next aligned
+/// buffer at most this), and the padding after each buffer whose size is
+/// not a multiple of it (otherBuffersPadding).
+constexpr int64_t kRingOverheadBytes = 1024;
 
-/// Deepens the rings of the persistent warp-specialized `loop` to as many
-/// stages as the block's shared memory holds (CUTLASS's automatic stage
-/// count). Such a kernel holds one block per multiprocessor whatever its
-/// ring depth, so shared memory past the asked stages would sit idle; each
-/// added stage is one more TMA load in flight ahead of the consumers, and a
-/// GEMM's mainloop is bound by that latency (128x256x64 at 4096^3 on the
-/// H200: 4 stages 0.95-0.97x cuBLAS where 3 reach 0.92; bench/RESULTS.md).
-/// A loop whose `stage` / `order` are written keeps them as written.
-void deepenRings(tile::PipelinedOp loop, const TargetInfo &target) {
+/// At most one aligned period of padding after each static shared buffer
+/// of `kernel` that does not fill whole periods (a storage group's members
+/// share one offset: counted at its largest), rings excepted.
+int64_t otherBuffersPadding(tile::KernelOp kernel,
+                            ArrayRef<tile::AllocOp> rings) {
+  int64_t padding = 0;
+  llvm::DenseMap<int64_t, int64_t> groups; // group -> its largest member
+  kernel.walk([&](tile::AllocOp alloc) {
+    if (!gemm::isStaticShared(alloc) || llvm::is_contained(rings, alloc))
+      return;
+    int64_t bytes = gemm::sharedBytes(alloc);
+    if (auto g = alloc->getAttrOfType<IntegerAttr>(gemm::kStorageGroupAttr))
+      groups[g.getInt()] = std::max(groups[g.getInt()], bytes);
+    else if (bytes % kRingOverheadBytes)
+      padding += kRingOverheadBytes;
+  });
+  for (auto &[group, bytes] : groups)
+    if (bytes % kRingOverheadBytes)
+      padding += kRingOverheadBytes;
+  return padding;
+}
+
+/// Deepens the rings of the warp-specialized `loop`, which holds one block
+/// per multiprocessor whatever its ring depth, to as many stages as the
+/// block's shared memory holds (CUTLASS's automatic stage count), or to
+/// `atLeast` stages if it asks more than fit (then nothing changes):
+/// shared memory past the asked stages would sit idle; each added stage is
+/// one more TMA load in flight ahead of the consumers, and a GEMM's
+/// mainloop is bound by that latency (128x256x64 at 4096^3 on the H200: 4
+/// stages 0.95-0.97x cuBLAS where 3 reach 0.92; bench/RESULTS.md). A loop
+/// whose `stage` / `order` are written keeps them as written. Returns the
+/// ring's depth afterwards.
+int64_t deepenRings(tile::PipelinedOp loop, const TargetInfo &target,
+                    int64_t atLeast = 0) {
   if (loop.getOrder() || loop.getStage())
-    return;
+    return loop.getNumStages();
   auto kernel = cast<tile::KernelOp>(loop->getParentOp());
   SmallVector<tile::AllocOp> rings;
   for (Operation &op : loop.getBody()->without_terminator()) {
@@ -406,17 +434,19 @@ void deepenRings(tile::PipelinedOp loop, const TargetInfo &target) {
     auto alloc = copy.getDst().getDefiningOp<tile::AllocOp>();
     if (!alloc || !gemm::isStaticShared(alloc) ||
         alloc->hasAttr(gemm::kStorageGroupAttr))
-      return;
+      return loop.getNumStages();
     if (!llvm::is_contained(rings, alloc))
       rings.push_back(alloc);
   }
   if (rings.empty())
-    return;
+    return loop.getNumStages();
   int64_t perStage = 0;
   for (tile::AllocOp ring : rings)
     perStage += gemm::sharedBytes(ring);
+  int64_t scratch = gemm::reductionScratchBytes(kernel);
   int64_t others =
-      gemm::reductionScratchBytes(kernel) + kRingOverheadBytes +
+      llvm::alignTo(scratch, kRingOverheadBytes) + kRingOverheadBytes +
+      otherBuffersPadding(kernel, rings) +
       gemm::sharedFootprint(kernel, [&](tile::AllocOp alloc) -> int64_t {
         if (llvm::is_contained(rings, alloc))
           return 0;
@@ -435,8 +465,8 @@ void deepenRings(tile::PipelinedOp loop, const TargetInfo &target) {
     most = std::max<int64_t>(stages, llvm::divideCeil(*ub - *lb, *step));
   while (deeper < most && others + (deeper + 1) * perStage <= limit)
     ++deeper;
-  if (deeper == stages)
-    return;
+  if (deeper == stages || deeper < atLeast)
+    return stages;
   Builder b(loop.getContext());
   loop.setNumStages(deeper);
   for (Operation &op : loop.getBody()->without_terminator())
@@ -445,6 +475,57 @@ void deepenRings(tile::PipelinedOp loop, const TargetInfo &target) {
       op.setAttr("tile.stage", b.getI64IntegerAttr(deeper - 1));
   for (tile::AllocOp ring : rings)
     ring->setAttr("tile.num_stages", b.getI64IntegerAttr(deeper));
+  return deeper;
+}
+
+/// Whether the roles leave room for a second block on a multiprocessor:
+/// where they take more than half the register file (FlashAttention
+/// 128x128: 256 x 240 + 128 x 24), a deeper ring costs no occupancy.
+bool holdsMultiprocessor(tile::WarpSpecializeAttr roles,
+                         const TargetInfo &target) {
+  int64_t used = roles.getConsumers() * roles.getConsumerRegisters() +
+                 roles.getProducers() * roles.getProducerRegisters();
+  return 2 * used > int64_t(target.registersPerBlock());
+}
+
+/// FlashAttention-3's intra-warpgroup overlap (kLastGemmInFlightAttr; the
+/// rotated schedule of PipelineLoops.cpp, for a static trip count) pays
+/// once the ring has a third stage, which the register-bound block can
+/// afford: on the H200 FlashAttention 128x128 / 256 threads asked in 2
+/// stages runs at 497 TFLOP/s, in 3 stages at 495, with the overlap in 2
+/// at 505 and in 3 at 533 (0.93x cuDNN; bench/RESULTS.md, session 8): the
+/// next K tile must already be in shared memory when Q K_j^T is issued
+/// beside P V_{j-1}. Decided where the overlap applies (the last gemm may
+/// stay in flight, the trip count is a constant, the roles hold the
+/// multiprocessor) and three stages fit; `--overlap-gemms` asks for it
+/// without these conditions, `--no-overlap-gemms` never.
+bool overlapPays(tile::PipelinedOp loop, tile::WarpSpecializeAttr roles,
+                 const TargetInfo &target) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLb()),
+                         ub = getConstantIntValue(loop.getUb()),
+                         step = getConstantIntValue(loop.getStep());
+  if (!lb || !ub || !step || !holdsMultiprocessor(roles, target) ||
+      !lastGemmMayStayInFlight(loop))
+    return false;
+  if (deepenRings(loop, target, /*atLeast=*/3) >= 3)
+    return true;
+  // Buffers whose lifetimes do not overlap (O_shared after the loop,
+  // Q_shared in it) may make room: grouped, and ungrouped again if the
+  // third stage still does not fit.
+  auto kernel = cast<tile::KernelOp>(loop->getParentOp());
+  SmallVector<tile::AllocOp> ungrouped;
+  kernel.walk([&](tile::AllocOp alloc) {
+    if (!alloc->hasAttr(gemm::kStorageGroupAttr))
+      ungrouped.push_back(alloc);
+  });
+  if (!gemm::shareStorage(kernel, target.maxSharedMemoryPerBlock(),
+                          /*evenIfFits=*/true))
+    return false;
+  if (deepenRings(loop, target, /*atLeast=*/3) >= 3)
+    return true;
+  for (tile::AllocOp alloc : ungrouped)
+    alloc->removeAttr(gemm::kStorageGroupAttr);
+  return false;
 }
 
 /// Whether the consumer warpgroups of `loop` (given `roles`) should take
@@ -535,10 +616,16 @@ struct TilePlanWarpSpecialize
       if (failed(roles))
         continue;
       loop->setAttr(tile::WarpSpecializeAttr::getAttrName(), *roles);
-      // --overlap-gemms (experimental): FlashAttention's P V in flight
-      // while the next Q K^T is issued.
-      if (configured(loop, "tile.overlap_gemms") &&
-          lastGemmMayStayInFlight(loop))
+      // FlashAttention's P V in flight while the next Q K^T is issued:
+      // where it pays, or everywhere it applies with --overlap-gemms.
+      // (Not by default with --pingpong: the rotated schedule declines
+      // consumer turns.)
+      bool overlap = !configured(loop, "tile.no_overlap_gemms") &&
+                     (configured(loop, "tile.overlap_gemms")
+                          ? lastGemmMayStayInFlight(loop)
+                          : !configured(loop, "tile.pingpong_gemms") &&
+                                overlapPays(loop, *roles, *target));
+      if (overlap)
         loop->setAttr(simt::kLastGemmInFlightAttr,
                       UnitAttr::get(loop.getContext()));
       // --pingpong (experimental): the consumers take turns.

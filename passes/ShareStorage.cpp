@@ -13,7 +13,9 @@
 // operand copy at its loop's stage count, do not fit a block's shared
 // memory: a kernel that fits keeps its buffers apart (its code does not
 // change), one that does not keeps its rings instead of losing them to
-// tile-plan-pipeline's degraded schedules.
+// tile-plan-pipeline's degraded schedules. tile-plan-warp-specialize also
+// asks for it (gemm::shareStorage) where a deeper ring pays: FlashAttention
+// 128x128's third K / V stage fits once O_shared takes Q_shared's storage.
 //
 // Lifetimes are intervals over the kernel body's top-level ops: a buffer is
 // live from the first top-level op that uses it (anywhere inside) to the
@@ -95,101 +97,108 @@ struct TileShareStorage : tilec::impl::TileShareStorageBase<TileShareStorage> {
     if (!target)
       return signalPassFailure();
     for (tile::KernelOp kernel : kernels)
-      decide(kernel, int64_t(target->maxSharedMemoryPerBlock()));
-  }
-
-  void decide(tile::KernelOp kernel, int64_t maxBytes) {
-    if (handSynchronized(kernel))
-      return;
-    // TileLang's TL_DISABLE_SHARED_MEMORY_REUSE, on the prim_func.
-    for (Operation *p = kernel; p; p = p->getParentOp())
-      if (p->hasAttr("tile.disable_shared_memory_reuse"))
-        return;
-    // Ring candidates, at their loop's stage count.
-    DenseMap<Operation *, int64_t> ringStages;
-    kernel.walk([&](tile::PipelinedOp loop) {
-      for (Operation &op : loop.getBody()->without_terminator())
-        if (auto copy = dyn_cast<tile::CopyOp>(op))
-          if (auto alloc = copy.getDst().getDefiningOp<tile::AllocOp>()) {
-            int64_t &stages = ringStages[alloc];
-            stages =
-                std::max<int64_t>({stages, 1, int64_t(loop.getNumStages())});
-          }
-    });
-    int64_t requested =
-        gemm::sharedFootprint(kernel,
-                              [&](tile::AllocOp alloc) {
-                                return std::max<int64_t>(
-                                    1, ringStages.lookup(alloc));
-                              }) +
-        gemm::reductionScratchBytes(kernel);
-    if (requested <= maxBytes)
-      return;
-
-    Block &body = *kernel.getBody();
-    DenseMap<Operation *, int64_t> index;
-    for (auto [i, op] : llvm::enumerate(body))
-      index[&op] = int64_t(i);
-    struct Candidate {
-      tile::AllocOp alloc;
-      int64_t first, last;
-    };
-    SmallVector<Candidate> candidates;
-    for (Operation &op : body) {
-      auto alloc = dyn_cast<tile::AllocOp>(op);
-      if (!alloc || !isStaticShared(alloc) || ringStages.count(alloc) ||
-          alloc->hasAttr(gemm::kStorageGroupAttr))
-        continue;
-      // A view of the buffer has uses of its own, which the lifetime below
-      // would not see.
-      if (llvm::any_of(alloc->getUsers(), [](Operation *user) {
-            return llvm::any_of(user->getResultTypes(),
-                                [](Type t) { return isa<MemRefType>(t); });
-          }))
-        continue;
-      if (auto span = lifetime(alloc, body, index))
-        candidates.push_back({alloc, span->first, span->second});
-    }
-    llvm::sort(candidates, [](const Candidate &a, const Candidate &b) {
-      return a.first < b.first || (a.first == b.first && a.last < b.last);
-    });
-    // Greedy interval colouring: each buffer joins the largest group whose
-    // members all died before it starts (the biggest saving), else opens
-    // a group of its own.
-    struct Group {
-      SmallVector<tile::AllocOp> members;
-      int64_t last = -1, bytes = 0;
-    };
-    SmallVector<Group> groups;
-    for (const Candidate &c : candidates) {
-      Group *best = nullptr;
-      for (Group &g : groups)
-        if (g.last < c.first && (!best || g.bytes > best->bytes))
-          best = &g;
-      if (!best) {
-        groups.emplace_back();
-        best = &groups.back();
-      }
-      best->members.push_back(c.alloc);
-      best->last = c.last;
-      best->bytes = std::max(best->bytes, sharedBytes(c.alloc));
-    }
-    OpBuilder b(kernel.getContext());
-    int64_t id = 0;
-    for (Group &g : groups) {
-      if (g.members.size() < 2)
-        continue;
-      for (tile::AllocOp alloc : g.members)
-        alloc->setAttr(gemm::kStorageGroupAttr, b.getI64IntegerAttr(id));
-      LLVM_DEBUG(llvm::dbgs()
-                 << "storage group " << id << ": " << g.members.size()
-                 << " buffers, " << g.bytes << " bytes\n");
-      ++id;
-    }
+      gemm::shareStorage(kernel, int64_t(target->maxSharedMemoryPerBlock()),
+                         /*evenIfFits=*/false);
   }
 };
 
 } // namespace
+
+bool gemm::shareStorage(tile::KernelOp kernel, int64_t maxBytes,
+                        bool evenIfFits) {
+  if (handSynchronized(kernel))
+    return false;
+  // TileLang's TL_DISABLE_SHARED_MEMORY_REUSE, on the prim_func.
+  for (Operation *p = kernel; p; p = p->getParentOp())
+    if (p->hasAttr("tile.disable_shared_memory_reuse"))
+      return false;
+  // Ring candidates, at their loop's stage count.
+  DenseMap<Operation *, int64_t> ringStages;
+  kernel.walk([&](tile::PipelinedOp loop) {
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (auto copy = dyn_cast<tile::CopyOp>(op))
+        if (auto alloc = copy.getDst().getDefiningOp<tile::AllocOp>()) {
+          int64_t &stages = ringStages[alloc];
+          stages = std::max<int64_t>({stages, 1, int64_t(loop.getNumStages())});
+        }
+  });
+  int64_t requested = gemm::sharedFootprint(kernel,
+                                            [&](tile::AllocOp alloc) {
+                                              return std::max<int64_t>(
+                                                  1, ringStages.lookup(alloc));
+                                            }) +
+                      gemm::reductionScratchBytes(kernel);
+  if (requested <= maxBytes && !evenIfFits)
+    return false;
+
+  Block &body = *kernel.getBody();
+  DenseMap<Operation *, int64_t> index;
+  for (auto [i, op] : llvm::enumerate(body))
+    index[&op] = int64_t(i);
+  struct Candidate {
+    tile::AllocOp alloc;
+    int64_t first, last;
+  };
+  SmallVector<Candidate> candidates;
+  for (Operation &op : body) {
+    auto alloc = dyn_cast<tile::AllocOp>(op);
+    if (!alloc || !isStaticShared(alloc) || ringStages.count(alloc) ||
+        alloc->hasAttr(gemm::kStorageGroupAttr))
+      continue;
+    // A view of the buffer has uses of its own, which the lifetime below
+    // would not see.
+    if (llvm::any_of(alloc->getUsers(), [](Operation *user) {
+          return llvm::any_of(user->getResultTypes(),
+                              [](Type t) { return isa<MemRefType>(t); });
+        }))
+      continue;
+    if (auto span = lifetime(alloc, body, index))
+      candidates.push_back({alloc, span->first, span->second});
+  }
+  llvm::sort(candidates, [](const Candidate &a, const Candidate &b) {
+    return a.first < b.first || (a.first == b.first && a.last < b.last);
+  });
+  // Greedy interval colouring: each buffer joins the largest group whose
+  // members all died before it starts (the biggest saving), else opens
+  // a group of its own.
+  struct Group {
+    SmallVector<tile::AllocOp> members;
+    int64_t last = -1, bytes = 0;
+  };
+  SmallVector<Group> groups;
+  for (const Candidate &c : candidates) {
+    Group *best = nullptr;
+    for (Group &g : groups)
+      if (g.last < c.first && (!best || g.bytes > best->bytes))
+        best = &g;
+    if (!best) {
+      groups.emplace_back();
+      best = &groups.back();
+    }
+    best->members.push_back(c.alloc);
+    best->last = c.last;
+    best->bytes = std::max(best->bytes, sharedBytes(c.alloc));
+  }
+  OpBuilder b(kernel.getContext());
+  int64_t id = 0;
+  kernel.walk([&](tile::AllocOp alloc) {
+    if (auto g = alloc->getAttrOfType<IntegerAttr>(gemm::kStorageGroupAttr))
+      id = std::max(id, g.getInt() + 1);
+  });
+  bool grouped = false;
+  for (Group &g : groups) {
+    if (g.members.size() < 2)
+      continue;
+    for (tile::AllocOp alloc : g.members)
+      alloc->setAttr(gemm::kStorageGroupAttr, b.getI64IntegerAttr(id));
+    grouped = true;
+    LLVM_DEBUG(llvm::dbgs()
+               << "storage group " << id << ": " << g.members.size()
+               << " buffers, " << g.bytes << " bytes\n");
+    ++id;
+  }
+  return grouped;
+}
 
 int64_t gemm::sharedBytes(tile::AllocOp alloc) {
   auto type = cast<MemRefType>(alloc.getType());

@@ -354,6 +354,8 @@ int runDriver(DriverOptions opts) {
   // Read by tile-plan-warp-specialize, like TileLang's pass configs.
   if (opts.overlapGemms)
     (*module)->setAttr("tile.overlap_gemms", mlir::UnitAttr::get(&context));
+  if (opts.noOverlapGemms)
+    (*module)->setAttr("tile.no_overlap_gemms", mlir::UnitAttr::get(&context));
   if (opts.pingpong)
     (*module)->setAttr("tile.pingpong_gemms", mlir::UnitAttr::get(&context));
 

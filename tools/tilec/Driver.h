@@ -50,9 +50,12 @@ struct DriverOptions {
   /// --fast-math: fastmath<fast> on the kernels' float ops (approximate
   /// division and exp/log/sin, no NaN/Inf guarantees).
   bool fastMath = false;
-  /// --overlap-gemms (experimental): a warp-specialized loop's last gemm
-  /// stays in flight while the next iteration's first one is issued.
+  /// --overlap-gemms: a warp-specialized loop's last gemm stays in flight
+  /// while the next iteration's first one is issued, wherever it can (by
+  /// default tile-plan-warp-specialize decides where it pays);
+  /// --no-overlap-gemms: nowhere.
   bool overlapGemms = false;
+  bool noOverlapGemms = false;
   /// --pingpong (experimental): the consumer warpgroups of a
   /// warp-specialized loop of several gemms take turns issuing the first.
   bool pingpong = false;

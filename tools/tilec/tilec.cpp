@@ -152,9 +152,13 @@ int main(int argc, char **argv) {
       ->type_name("LEVEL")
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app.add_flag("--overlap-gemms", opts.overlapGemms,
-               "Experimental, sm_90a: keep the last wgmma gemm of a "
-               "warp-specialized loop (FlashAttention's P V) in flight "
-               "while the next iteration's first gemm is issued");
+               "sm_90a: keep the last wgmma gemm of every warp-specialized "
+               "loop where it can be (FlashAttention's P V) in flight while "
+               "the next iteration's first gemm is issued (by default only "
+               "where it pays: a constant trip count and a ring of 3 stages)");
+  app.add_flag("--no-overlap-gemms", opts.noOverlapGemms,
+               "sm_90a: never keep a warp-specialized loop's last gemm in "
+               "flight across iterations");
   app.add_option("--tuning-cache", opts.tuningCachePath,
                  "Compile each autotune factory's fastest configuration "
                  "recorded in this cache (tilec-bench --tune)");
