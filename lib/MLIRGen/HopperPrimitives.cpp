@@ -179,7 +179,8 @@ Elaborator::callHopperPrimitive(StringRef name, CallArgs &args) {
     auto b = bind({"id"}, 1);
     if (failed(b))
       return failure();
-    FailureOr<int64_t> n = requireInt(*(*b)[0], "the group count of `T.wait_wgmma`");
+    FailureOr<int64_t> n =
+        requireInt(*(*b)[0], "the group count of `T.wait_wgmma`");
     if (failed(n))
       return failure();
     if (*n < 0) {
