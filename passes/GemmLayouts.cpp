@@ -420,7 +420,12 @@ LogicalResult gemm::inferGemmLayouts(Operation *kernel,
     return i.kind == MMAKind::Warpgroup;
   });
   std::string why;
-  if (hasWgmma && gemm::wgmmaFits(kernel, target, *threads, why))
+  bool fits = hasWgmma && gemm::wgmmaFits(kernel, target, *threads, why);
+  // T.wgmma_gemm asks for wgmma: where the kernel cannot take it, an error
+  // (TileLang's contract), never mma.sync.
+  if (failed(gemm::checkAsyncGemms(kernel, hasWgmma, fits, why)))
+    return failure();
+  if (fits)
     kind = MMAKind::Warpgroup;
   else if (hasWgmma)
     LLVM_DEBUG(llvm::dbgs()

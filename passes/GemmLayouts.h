@@ -185,6 +185,14 @@ swizzledIndices(mlir::OpBuilder &b, mlir::Location loc,
 bool wgmmaFits(mlir::Operation *kernel, const TargetInfo &target,
                int64_t threads, std::string &why);
 
+/// The async gemms (T.wgmma_gemm) of `kernel` against the kernel's wgmma
+/// decision: a located error on the first one where the chip has no wgmma
+/// (`hasWgmma`), where the kernel does not take it (`fits` false, `why`
+/// says why) or inside a T.Pipelined loop (whose pipeline issues and waits
+/// for its gemms itself).
+mlir::LogicalResult checkAsyncGemms(mlir::Operation *kernel, bool hasWgmma,
+                                    bool fits, llvm::StringRef why);
+
 /// For an m x n x k gemm over `threads` threads: picks the warpgroup split
 /// and the m64nNk16 instruction from the chip's table, records them as
 /// `tile.mma` (kind wgmma; `a = registers` with `aInRegisters`) and returns

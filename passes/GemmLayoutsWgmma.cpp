@@ -276,6 +276,31 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
   return !walk.wasInterrupted();
 }
 
+LogicalResult gemm::checkAsyncGemms(Operation *kernel, bool hasWgmma,
+                                    bool fits, StringRef why) {
+  WalkResult walk = kernel->walk([&](tile::GemmOp gemm) {
+    if (!gemm.getAsync())
+      return WalkResult::advance();
+    if (!hasWgmma) {
+      gemm.emitError("T.wgmma_gemm: this target has no wgmma");
+      return WalkResult::interrupt();
+    }
+    if (!fits) {
+      gemm.emitError() << "T.wgmma_gemm cannot take wgmma in this kernel: "
+                       << why;
+      return WalkResult::interrupt();
+    }
+    if (gemm->getParentOfType<tile::PipelinedOp>()) {
+      gemm.emitError("T.wgmma_gemm inside T.Pipelined is not supported yet "
+                     "(the pipeline waits for its gemms itself): use T.gemm "
+                     "there, or T.serial with T.wait_wgmma");
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 FailureOr<gemm::AccumulatorPlan>
 gemm::planWgmma(tile::GemmOp gemm, const TargetInfo &target, int64_t m,
                 int64_t n, int64_t k, Type in, int64_t threads,

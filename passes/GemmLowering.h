@@ -14,6 +14,8 @@
 #include "tilec/Layout/MmaLayouts.h"
 #include "tilec/Target/TargetInfo.h"
 
+#include "llvm/ADT/DenseSet.h"
+
 #include <map>
 #include <optional>
 #include <set>
@@ -214,8 +216,12 @@ public:
              llvm::MutableArrayRef<mlir::Value> accs);
   /// wgmma.wait_group `pending`.
   void wait(mlir::OpBuilder &b, int64_t pending);
-  /// After a wait of 0: the structs back into the fragment's registers.
-  void storeAccumulators(mlir::OpBuilder &b, mlir::ValueRange accs);
+  /// After a wait of 0: the structs back into the fragment's registers,
+  /// each through an empty volatile asm after the wait. Without
+  /// `afterWait` (an async gemm, its group in flight) as they are: the
+  /// tile.wait_wgmma completing the group makes them opaque.
+  void storeAccumulators(mlir::OpBuilder &b, mlir::ValueRange accs,
+                         bool afterWait = true);
 
 private:
   WgmmaGemm(KernelLowering &kernel, tile::GemmOp op)
@@ -285,8 +291,21 @@ void issueTmaCopy(mlir::OpBuilder &b, mlir::Location loc, const TmaCopy &plan,
 mlir::LogicalResult emitWgmmaGemm(KernelLowering &kernel, mlir::OpBuilder &b,
                                   tile::GemmOp op, SharedSlot a,
                                   SharedSlot bSlot, bool asyncFenced);
-/// The same in place of `op`, which it erases.
-mlir::LogicalResult lowerWgmmaGemm(KernelLowering &kernel, tile::GemmOp op);
+/// The same in place of `op`, which it erases; `fenced`: the operands are
+/// already visible to the async proxy (the gemm before it fenced them).
+/// An async gemm (T.wgmma_gemm) stops after the commit.
+mlir::LogicalResult lowerWgmmaGemm(KernelLowering &kernel, tile::GemmOp op,
+                                   bool fenced = false);
+
+/// T.wgmma_gemm's groups (WgmmaGroups.cpp), before the gemms are lowered:
+/// checks that every tile.wait_wgmma has a group to wait for and that no
+/// op touches an accumulator between its async gemm and the wait that
+/// completes it (where the block shows it), then lowers each wait to
+/// wgmma.wait_group with the registers of every accumulator it may
+/// complete passed through an empty volatile asm. Returns the async gemms
+/// whose operands the async gemm right before them already fenced.
+mlir::FailureOr<llvm::DenseSet<mlir::Operation *>>
+lowerWgmmaWaits(KernelLowering &kernel);
 
 /// `fence.proxy.async.shared::cta`: this thread's generic-proxy writes to
 /// shared memory (st.shared, cp.async) become visible to the async proxy

@@ -999,6 +999,9 @@ LogicalResult simt::lowerMmaSyncGemm(KernelLowering &kernel, tile::GemmOp op) {
 
 LogicalResult simt::lowerGemms(KernelLowering &kernel,
                                const TargetInfo &target) {
+  FailureOr<llvm::DenseSet<Operation *>> fenced = lowerWgmmaWaits(kernel);
+  if (failed(fenced))
+    return failure();
   SmallVector<tile::GemmOp> gemms;
   kernel.getFunc().walk([&](tile::GemmOp op) { gemms.push_back(op); });
   for (tile::GemmOp op : gemms) {
@@ -1023,7 +1026,7 @@ LogicalResult simt::lowerGemms(KernelLowering &kernel,
       lowered = lowerMfmaGemm(kernel, op);
       break;
     case tile::MmaKind::wgmma:
-      lowered = lowerWgmmaGemm(kernel, op);
+      lowered = lowerWgmmaGemm(kernel, op, fenced->contains(op.getOperation()));
       break;
     }
     if (failed(lowered))

@@ -27,6 +27,12 @@
 // instruction writes its registers asynchronously; only the wait orders
 // that, and the compiler sees no dependence between the two).
 //
+// An async gemm (T.wgmma_gemm) stops after the commit: its registers are
+// stored as the instruction returns them, and the tile.wait_wgmma that
+// completes its group passes them through the same empty volatile asm
+// (WgmmaGroups.cpp), so every read after that wait reads values defined
+// after it; reads between the two are rejected where they can be seen.
+//
 // Operands written through the generic proxy (st.shared, cp.async) must be
 // made visible to the async proxy wgmma reads through
 // (`fence.proxy.async.shared::cta`) by the writing threads before the
@@ -239,6 +245,7 @@ SmallVector<Value> WgmmaGemm::loadAccumulators(OpBuilder &b) {
   Type f32 = b.getF32Type();
   int64_t perInstr = instrN / 2;
   Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
+  const DeviceOpBuilder &ops = simt::deviceOps(op);
   SmallVector<Value> accs;
   for (int64_t instr = 0; instr < mBlocks * nBlocks; ++instr) {
     Value s = LLVM::UndefOp::create(b, loc, structType(b.getContext()));
@@ -247,6 +254,11 @@ SmallVector<Value> WgmmaGemm::loadAccumulators(OpBuilder &b) {
           op.getClearAccum()
               ? zero
               : kernel->loadRegister(b, loc, *acc, regOf[instr * perInstr + i]);
+      // An async gemm's cleared registers, each defined here, before the
+      // fence: one shared zero would be copied into them after it, and
+      // ptxas then waits for the groups in flight before this one (C7517).
+      if (op.getClearAccum() && op.getAsync())
+        v = ops.opaqueRegister(b, loc, v);
       s = LLVM::InsertValueOp::create(b, loc, s, v, i);
     }
     accs.push_back(s);
@@ -317,13 +329,15 @@ void WgmmaGemm::wait(OpBuilder &b, int64_t pending) {
   simt::deviceOps(op).wgmmaWait(b, loc, pending);
 }
 
-void WgmmaGemm::storeAccumulators(OpBuilder &b, ValueRange accs) {
+void WgmmaGemm::storeAccumulators(OpBuilder &b, ValueRange accs,
+                                  bool afterWait) {
   const DeviceOpBuilder &ops = simt::deviceOps(op);
   int64_t perInstr = instrN / 2;
   for (int64_t instr = 0; instr < mBlocks * nBlocks; ++instr)
     for (int64_t i = 0; i < perInstr; ++i) {
       Value v = LLVM::ExtractValueOp::create(b, loc, accs[instr], i);
-      v = ops.opaqueRegister(b, loc, v);
+      if (afterWait)
+        v = ops.opaqueRegister(b, loc, v);
       kernel->storeRegister(b, loc, *acc, regOf[instr * perInstr + i], v);
     }
 }
@@ -357,16 +371,21 @@ LogicalResult simt::emitWgmmaGemm(KernelLowering &kernel, OpBuilder &b,
   gemm->setUp(b);
   SmallVector<Value> accs = gemm->loadAccumulators(b);
   gemm->issue(b, a, bSlot, accs);
+  // T.wgmma_gemm: the group stays in flight until a tile.wait_wgmma.
+  if (op.getAsync()) {
+    gemm->storeAccumulators(b, accs, /*afterWait=*/false);
+    return success();
+  }
   gemm->wait(b, 0);
   gemm->storeAccumulators(b, accs);
   return success();
 }
 
-LogicalResult simt::lowerWgmmaGemm(KernelLowering &kernel, tile::GemmOp op) {
+LogicalResult simt::lowerWgmmaGemm(KernelLowering &kernel, tile::GemmOp op,
+                                   bool fenced) {
   OpBuilder b(op);
   if (failed(emitWgmmaGemm(kernel, b, op, SharedSlot{op.getA(), Value()},
-                           SharedSlot{op.getB(), Value()},
-                           /*fenced=*/false)))
+                           SharedSlot{op.getB(), Value()}, fenced)))
     return failure();
   op.erase();
   return success();

@@ -535,6 +535,14 @@ LogicalResult GemmOp::verify() {
   if (static_cast<int64_t>(getWgWait()) < -1)
     return emitOpError() << "wg_wait must be -1 or non-negative, got "
                          << static_cast<int64_t>(getWgWait());
+  // An async gemm is waited for by tile.wait_wgmma, never by itself.
+  if (getAsync() && static_cast<int64_t>(getWgWait()) != 0)
+    return emitOpError() << "an async gemm takes no wg_wait (its groups are "
+                            "completed by tile.wait_wgmma), got "
+                         << static_cast<int64_t>(getWgWait());
+  if (getAsync() && !cElt.isF32())
+    return emitOpError() << "an async gemm (wgmma) accumulates in f32, got "
+                         << cElt;
   return success();
 }
 
@@ -813,6 +821,13 @@ LogicalResult WsOp::verify() {
       return emitOpError() << "warpgroups are consecutive non-negative ids, "
                               "got "
                            << getWarpgroupsAttr();
+  return success();
+}
+
+LogicalResult WaitWgmmaOp::verify() {
+  if (static_cast<int64_t>(getPending()) < 0)
+    return emitOpError() << "pending group count must be non-negative, got "
+                         << static_cast<int64_t>(getPending());
   return success();
 }
 

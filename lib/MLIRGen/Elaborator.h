@@ -452,6 +452,8 @@ public:
   /// T.fence_proxy_async); an empty optional for any other name.
   mlir::FailureOr<std::optional<Value>>
   callHopperPrimitive(llvm::StringRef name, CallArgs &args);
+  /// T.wgmma_gemm (HopperPrimitives.cpp): the target must have wgmma.
+  mlir::LogicalResult requireWgmmaTarget(const CallArgs &args);
   /// A barrier argument (a T.alloc_barrier buffer of one barrier, or one
   /// element of it): the barrier memref and the index.
   mlir::FailureOr<std::pair<mlir::Value, mlir::Value>>

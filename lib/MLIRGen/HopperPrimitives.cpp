@@ -14,6 +14,7 @@
 #include "Elaborator.h"
 
 #include "tilec/Dialect/TileOps.h"
+#include "tilec/Target/TargetInfo.h"
 
 using namespace mlir;
 using llvm::SMLoc;
@@ -91,6 +92,23 @@ Elaborator::barrierRef(const Arg &arg, StringRef role) {
   return std::make_pair(b.memref, *i);
 }
 
+// TileLang's T.wgmma_gemm always takes the wgmma path and fails where it
+// cannot (it never falls back to mma.sync, whose synchronous result would
+// differ from the asynchronous contract only in speed, but silently).
+LogicalResult Elaborator::requireWgmmaTarget(const CallArgs &args) {
+  const TargetInfo *target = TargetInfo::lookup(options.target);
+  if (target && llvm::any_of(target->mmaInstructions(),
+                             [](const MMAInstruction &i) {
+                               return i.kind == MMAKind::Warpgroup;
+                             }))
+    return success();
+  error(args.range, "`" + args.callee + "` issues wgmma, which target " +
+                        options.target +
+                        " does not have (sm_90a only; T.gemm is the "
+                        "synchronous form for every target)");
+  return failure();
+}
+
 FailureOr<std::optional<Value>>
 Elaborator::callHopperPrimitive(StringRef name, CallArgs &args) {
   using R = std::optional<Value>;
@@ -151,6 +169,27 @@ Elaborator::callHopperPrimitive(StringRef name, CallArgs &args) {
       return failure();
     tile::MBarrierExpectTxOp::create(builder, loc(at), bar->first, bar->second,
                                      *bytes);
+    return R(Value::none());
+  }
+  // T.wait_wgmma(n): at most n of this warpgroup's T.wgmma_gemm groups
+  // stay in flight (the lowering checks which gemms it completes).
+  if (name == "T.wait_wgmma") {
+    if (failed(requireKernel(args)))
+      return failure();
+    auto b = bind({"id"}, 1);
+    if (failed(b))
+      return failure();
+    FailureOr<int64_t> n =
+        requireInt(*(*b)[0], "the group count of `T.wait_wgmma`");
+    if (failed(n))
+      return failure();
+    if (*n < 0) {
+      error((*b)[0]->range, "`T.wait_wgmma` takes the number of wgmma groups "
+                            "left in flight, a non-negative integer; got " +
+                                Twine(*n));
+      return failure();
+    }
+    tile::WaitWgmmaOp::create(builder, loc(at), *n);
     return R(Value::none());
   }
   if (name == "T.fence_proxy_async") {

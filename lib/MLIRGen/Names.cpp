@@ -22,7 +22,7 @@ static const StringRef kLanguage[] = {
     "alloc_shared", "alloc_fragment", "alloc_local", "alloc_var",
     "alloc_barrier", "copy", "async_copy", "tma_copy", "clear", "fill",
     // compute
-    "gemm", "gemm_sp", "wgmma_gemm", "reduce_max", "reduce_min", "reduce_sum",
+    "gemm", "gemm_sp", "wgmma_gemm", "wait_wgmma", "reduce_max", "reduce_min", "reduce_sum",
     "reduce_abssum", "reduce_absmax", "cumsum", "cummax", "atomic_add",
     // loops and scheduling
     "Parallel", "Pipelined", "serial", "unroll", "vectorized", "Persistent",

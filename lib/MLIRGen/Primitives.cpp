@@ -797,8 +797,7 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       op.setDisableTma(true);
     return Value::none();
   }
-  if (name == "T.gemm_sp" || name == "T.Persistent" ||
-      name == "T.wgmma_gemm") {
+  if (name == "T.gemm_sp" || name == "T.Persistent") {
     error(args.range, "`" + name + "` is not supported yet for target " +
                           options.target + " in this version of tilec");
     return failure();
@@ -853,19 +852,28 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
   //===------------------------------------------------------------------===//
   // Compute
   //===------------------------------------------------------------------===//
-  if (name == "T.gemm") {
+  // T.wgmma_gemm: T.gemm's operands, issued on wgmma and left in flight
+  // (an async tile.gemm; HopperPrimitives.cpp checks the target).
+  if (name == "T.gemm" || name == "T.wgmma_gemm") {
     if (failed(requireKernel(args)))
       return failure();
-    auto b = bind({"A", "B", "C", "transpose_A", "transpose_B", "policy",
-                   "clear_accum", "k_pack", "wg_wait"},
-                  3);
+    bool async = name == "T.wgmma_gemm";
+    if (async && failed(requireWgmmaTarget(args)))
+      return failure();
+    auto b = async ? bind({"A", "B", "C", "transpose_A", "transpose_B",
+                           "policy", "clear_accum"},
+                          3)
+                   : bind({"A", "B", "C", "transpose_A", "transpose_B",
+                           "policy", "clear_accum", "k_pack", "wg_wait"},
+                          3);
     if (failed(b))
       return failure();
     std::shared_ptr<BufferObject> bufs[3];
     const char *roles[3] = {"A", "B", "C"};
     for (int k = 0; k < 3; ++k) {
       FailureOr<std::shared_ptr<BufferObject>> x =
-          toBuffer(*(*b)[k], "operand " + std::string(roles[k]) + " of `T.gemm`");
+          toBuffer(*(*b)[k], "operand " + std::string(roles[k]) + " of `" +
+                                 name + "`");
       if (failed(x))
         return failure();
       bufs[k] = *x;
@@ -932,6 +940,9 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       return fail("`T.gemm` cannot accumulate " + da.name() + " products into " +
                   dc.name() + " (use " +
                   (da == DType::Int8 ? "int32" : "float32") + ")");
+    if (async && dc != DType::Float32)
+      return fail("`T.wgmma_gemm` accumulates in float32 (wgmma's "
+                  "accumulator), not " + dc.name());
     tile::GemmWarpPolicy policy = tile::GemmWarpPolicy::square;
     if ((*b)[5]) {
       const Value &p = (*b)[5]->value;
@@ -947,13 +958,13 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     }
     bool clear = (*b)[6] && (*b)[6]->value.truthy();
     int64_t kPack = 1, wgWait = 0;
-    if ((*b)[7]) {
+    if (!async && (*b)[7]) {
       FailureOr<int64_t> v = requireInt(*(*b)[7], "`k_pack`");
       if (failed(v))
         return failure();
       kPack = *v;
     }
-    if ((*b)[8]) {
+    if (!async && (*b)[8]) {
       FailureOr<int64_t> v = requireInt(*(*b)[8], "`wg_wait`");
       if (failed(v))
         return failure();
@@ -967,6 +978,7 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
                                    bufs[1]->memref, bufs[2]->memref, ta, tb,
                                    policy, clear, kPack, 0);
     op->setAttr("wg_wait", builder.getI64IntegerAttr(wgWait));
+    op.setAsync(async);
     return Value::none();
   }
 

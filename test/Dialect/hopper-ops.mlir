@@ -1,5 +1,5 @@
 // TileLang's explicit Hopper forms (T.ws, mbarriers, T.tma_copy,
-// T.set_max_nreg) in their custom syntax, printed and re-parsed, and
+// T.set_max_nreg, T.wgmma_gemm / T.wait_wgmma) in their custom syntax, printed and re-parsed, and
 // through the generic form; #tile.partition with them.
 // RUN: tilec-opt %s | tilec-opt | FileCheck %s
 // RUN: tilec-opt %s --mlir-print-op-generic | tilec-opt | FileCheck %s
@@ -31,6 +31,25 @@ func.func @hopper(%A: memref<256x256xf16>, %n: index) {
       // CHECK-NEXT: tile.fence_proxy_async
       tile.fence_proxy_async
     }
+  }
+  return
+}
+
+// T.wgmma_gemm: an async tile.gemm, and T.wait_wgmma.
+// CHECK-LABEL: func.func @wgmma_async
+func.func @wgmma_async(%n: index) {
+  tile.kernel blocks(%bx) in (%n) threads(128) {
+    %As = tile.alloc "As" : memref<64x64xf16, #tile.space<shared>>
+    %Bs = tile.alloc "Bs" : memref<64x64xf16, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
+    // CHECK: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} transpose_b clear_accum async : memref<64x64xf16, #tile.space<shared>>
+    tile.gemm %As, %Bs, %C transpose_b clear_accum async : memref<64x64xf16, #tile.space<shared>>, memref<64x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+    // CHECK-NEXT: tile.gemm %{{.*}}, %{{.*}}, %{{.*}} async :
+    tile.gemm %As, %Bs, %C async : memref<64x64xf16, #tile.space<shared>>, memref<64x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+    // CHECK-NEXT: tile.wait_wgmma 1
+    tile.wait_wgmma 1
+    // CHECK-NEXT: tile.wait_wgmma 0
+    tile.wait_wgmma 0
   }
   return
 }

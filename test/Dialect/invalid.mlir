@@ -545,6 +545,42 @@ func.func @gemm_wg_wait(%n: index) {
 
 // -----
 
+func.func @gemm_async_wg_wait(%n: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    %A = tile.alloc "A" : memref<64x32xf16, #tile.space<shared>>
+    %B = tile.alloc "B" : memref<32x64xf16, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
+    // expected-error @+1 {{'tile.gemm' op an async gemm takes no wg_wait (its groups are completed by tile.wait_wgmma), got 1}}
+    tile.gemm %A, %B, %C async {wg_wait = 1 : i64} : memref<64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @gemm_async_f16(%n: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    %A = tile.alloc "A" : memref<64x32xf16, #tile.space<shared>>
+    %B = tile.alloc "B" : memref<32x64xf16, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf16, #tile.space<fragment>>
+    // expected-error @+1 {{'tile.gemm' op an async gemm (wgmma) accumulates in f32, got}}
+    tile.gemm %A, %B, %C async : memref<64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf16, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @wait_wgmma_negative(%n: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    // expected-error @+1 {{'tile.wait_wgmma' op pending group count must be non-negative, got -1}}
+    tile.wait_wgmma -1
+  }
+  return
+}
+
+// -----
+
 // ===== tile.reduce / tile.scan
 
 func.func @reduce_dim(%n: index) {

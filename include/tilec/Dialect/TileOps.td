@@ -291,6 +291,12 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
     `wg_wait` are passed through to the MMA lowering (AMD k-packing, the
     number of in-flight wgmma groups).
 
+    `async` (T.wgmma_gemm) asks for wgmma and leaves the group in flight:
+    the fence, the wgmmas and their commit_group are issued, no wait; `C`
+    holds the product only after a `tile.wait_wgmma` that completes the
+    group, and nothing but another async gemm into `C` may touch `C`
+    before it. Only an f32 accumulator, and no `wg_wait` with it.
+
     ```mlir
     tile.gemm %As, %Bs, %C transpose_b policy = full_row clear_accum
         : memref<128x32xf16, #tile.space<shared>>,
@@ -308,13 +314,15 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
                       "::tilec::tile::GemmWarpPolicy::square">:$policy,
     UnitAttr:$clear_accum,
     DefaultValuedAttr<I64Attr, "1">:$k_pack,
-    DefaultValuedAttr<I64Attr, "0">:$wg_wait);
+    DefaultValuedAttr<I64Attr, "0">:$wg_wait,
+    UnitAttr:$async);
   let assemblyFormat = [{
     $a `,` $b `,` $c
     (`transpose_a` $transpose_a^)?
     (`transpose_b` $transpose_b^)?
     (`policy` `=` `` $policy^)?
     (`clear_accum` $clear_accum^)?
+    (`async` $async^)?
     attr-dict `:` type($a) `,` type($b) `,` type($c)
   }];
   let hasVerifier = 1;
@@ -665,6 +673,23 @@ def Tile_FenceProxyAsyncOp : Tile_Op<"fence_proxy_async", [Tile_InKernel]> {
     shared memory become visible to TMA and wgmma.
   }];
   let assemblyFormat = "attr-dict";
+}
+
+def Tile_WaitWgmmaOp : Tile_Op<"wait_wgmma", [Tile_InKernel]> {
+  let summary = "wait for in-flight async gemms (T.wait_wgmma)";
+  let description = [{
+    `wgmma.wait_group pending`: blocks until at most `pending` of the
+    warpgroup's most recent async `tile.gemm` groups (T.wgmma_gemm, one
+    group each) are still in flight; the accumulators of the groups it
+    completes may be read after it.
+
+    ```mlir
+    tile.wait_wgmma 0
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+  let hasVerifier = 1;
 }
 
 def Tile_SetMaxNRegOp : Tile_Op<"set_max_nreg", [Tile_InKernel]> {
