@@ -14,7 +14,9 @@
 // group of P * K_i along K (unrolled):
 //  - per m tile, lane l reads A[m0 + l % M_i][k0 + 4P (l / M_i) + j],
 //    j < 4P: one vector load of 4P elements (8 or 16 bytes, ds_read_b64 /
-//    b128) when K is A's contiguous dimension, else 4P element loads;
+//    b128) when K is A's contiguous dimension, else 4P element loads (the
+//    fp32 forms take one element per lane: 4 reads 1 here, and each
+//    instruction gets an f32);
 //  - per n tile, B[k0 + 4P (l / N_i) + j][n0 + l % N_i], the same way;
 //  - per instruction t < P and accumulator tile, one rocdl.mfma.* (the
 //    typed ROCDL op of the decision's name, from DeviceOpBuilder) with the
@@ -73,6 +75,7 @@ public:
     wavesN = mma.getWarpsN();
     mfma = *choice;
     dims = getMfmaDims(mfma.shape);
+    laneElems = mfmaLaneElements(mfma.shape);
     if (failed(readTiles(*acc)))
       return failure();
     return emit(b, *acc);
@@ -123,14 +126,14 @@ private:
     return success();
   }
 
-  /// This lane's 4P elements of one operand tile, k .. k + 4P - 1 at `mn`
-  /// along the other dimension, as a vector of the element type.
-  /// `kIsDim0`: the buffer is stored K x MN.
+  /// This lane's E P elements of one operand tile (E = laneElems: 4, or 1
+  /// for fp32), k .. k + E P - 1 at `mn` along the other dimension, as a
+  /// vector of the element type. `kIsDim0`: the buffer is stored K x MN.
   Value loadOperand(OpBuilder &b, SharedSlot slot, Value mn, Value k,
                     bool kIsDim0) {
     auto type = cast<MemRefType>(slot.buffer.getType());
     Type elem = type.getElementType();
-    int64_t count = 4 * mfma.kPack;
+    int64_t count = laneElems * mfma.kPack;
     auto vecType = VectorType::get({count}, elem);
     Value row = kIsDim0 ? k : mn, col = kIsDim0 ? mn : k;
     int64_t cols = type.getShape().back();
@@ -155,9 +158,12 @@ private:
   }
 
   /// Elements [4t, 4t + 4) of a loaded operand as the instruction's operand
-  /// type: vector<4xf16>, or vector<4xi16> for bf16 (the `_1k` forms).
+  /// type: vector<4xf16>, or vector<4xi16> for bf16 (the `_1k` forms); for
+  /// the fp32 forms element t, an f32.
   Value operandOf(OpBuilder &b, Value loaded, int64_t t) {
     auto type = cast<VectorType>(loaded.getType());
+    if (laneElems == 1)
+      return vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{t});
     Value part = loaded;
     // A shuffle rather than extract_strided_slice: the GPU-to-LLVM
     // conversion of targets/ lowers the former directly.
@@ -187,6 +193,8 @@ private:
     };
     if (mfma.kPack != 1)
       return fail("A in registers is read unpacked (k_pack 1)");
+    if (laneElems != 4)
+      return fail("A in registers needs a 16-bit instruction");
     if (layout.numLanes() != kMfmaLanes || layout.rank() != 2 ||
         layout.numWarps() != wavesM * wavesN)
       return fail("wrong lane or wave count");
@@ -242,10 +250,10 @@ private:
         arith::RemUIOp::create(b, loc, lane, cIdx(b, loc, dims.n)));
     Value aK = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, lane, cIdx(b, loc, dims.m)),
-        cIdx(b, loc, 4 * pack));
+        cIdx(b, loc, laneElems * pack));
     Value bK = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, lane, cIdx(b, loc, dims.n)),
-        cIdx(b, loc, 4 * pack));
+        cIdx(b, loc, laneElems * pack));
 
     int64_t numTiles = int64_t(tileOfOrigin.size());
     SmallVector<Value> accs(numTiles);
@@ -315,6 +323,8 @@ private:
   gemm::MfmaChoice mfma;
   MfmaDims dims{0, 0, 0};
   int64_t wavesM = 1, wavesN = 1, regsPerTile = 0;
+  /// A / B elements a lane passes per instruction (mfmaLaneElements).
+  int64_t laneElems = 4;
   std::set<int64_t> mTiles, nTiles;
   std::map<std::pair<int64_t, int64_t>, int64_t> tileOfOrigin;
   /// A in registers: per (m tile origin, k step), the 4 registers a lane
