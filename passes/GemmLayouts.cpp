@@ -250,11 +250,18 @@ private:
       // MFMA: the accumulator layout of an m x k product (see
       // mfmaRegisterOperandALayout), so FlashAttention's S -> P cast
       // copies registers.
+      // The fp32 forms read one k a lane where an accumulator holds 4
+      // consecutive ones: their A is laid out as the instruction reads it
+      // (mfmaOperandALayout, unpacked; a copy or a T.Parallel loop fills
+      // it, not a gemm's accumulator).
       std::optional<gemm::MfmaChoice> choice = gemm::readMfma(gemm);
       assert(choice && "planMfma records an MFMA decision");
       tile::MmaAttr mma = gemm::readMma(gemm);
-      llvm::Expected<LinearLayout> layout = mfmaRegisterOperandALayout(
-          m, k, choice->shape, WarpPartition{mma.getWarpsM(), mma.getWarpsN()});
+      WarpPartition waves{mma.getWarpsM(), mma.getWarpsN()};
+      llvm::Expected<LinearLayout> layout =
+          mfmaLaneElements(choice->shape) == 1
+              ? mfmaOperandALayout(m, k, choice->shape, waves, 1)
+              : mfmaRegisterOperandALayout(m, k, choice->shape, waves);
       if (!layout)
         return gemm.emitError()
                << "no MFMA register operand layout for `" << a.getName()

@@ -109,11 +109,8 @@ FailureOr<gemm::AccumulatorPlan> gemm::planMfma(tile::GemmOp gemm,
              " is not a multiple of " + std::to_string(step);
       continue;
     }
-    if (aInRegisters && mfmaLaneElements(cand.shape) != 4) {
-      why += "; " + name + ": A in registers needs a 16-bit instruction";
-      continue;
-    }
-    if (aInRegisters && k % int64_t(instr.n)) {
+    if (aInRegisters && mfmaLaneElements(cand.shape) == 4 &&
+        k % int64_t(instr.n)) {
       why += "; " + name + ": A in registers needs K a multiple of " +
              std::to_string(instr.n) + ", got " + std::to_string(k);
       continue;

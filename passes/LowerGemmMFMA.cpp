@@ -179,7 +179,8 @@ private:
 
   /// A in registers (FlashAttention's P): for each m tile origin and each
   /// k of the wave's lanes, the register of the fragment that holds
-  /// A[m0 + M_i (w % wavesM) + l % M_i][k0 + 4 (l / M_i) + j], the same in
+  /// A[m0 + M_i (w % wavesM) + l % M_i][k0 + E (l / M_i) + j], j < E
+  /// (E = laneElems), the same in
   /// every thread (checked for all of them: a layout that does not put the
   /// element in that lane is an error, never a wrong read). Fills
   /// `regsA[{m0, k0}]` with the 4 registers.
@@ -193,20 +194,17 @@ private:
     };
     if (mfma.kPack != 1)
       return fail("A in registers is read unpacked (k_pack 1)");
-    if (laneElems != 4)
-      return fail("A in registers needs a 16-bit instruction");
     if (layout.numLanes() != kMfmaLanes || layout.rank() != 2 ||
         layout.numWarps() != wavesM * wavesN)
       return fail("wrong lane or wave count");
     for (int64_t m0 : mTiles)
       for (int64_t k0 = 0; k0 < kDim; k0 += dims.k) {
-        std::array<int64_t, 4> regs;
-        for (int64_t j = 0; j < 4; ++j) {
-          regs[j] = -1;
+        std::array<int64_t, 4> regs{-1, -1, -1, -1};
+        for (int64_t j = 0; j < laneElems; ++j) {
           for (int64_t t = 0; t < layout.numThreads(); ++t) {
             int64_t w = t / kMfmaLanes, l = t % kMfmaLanes;
             int64_t m = m0 + dims.m * (w % wavesM) + l % dims.m;
-            int64_t k = k0 + 4 * (l / dims.m) + j;
+            int64_t k = k0 + laneElems * (l / dims.m) + j;
             int64_t r = layout.findRegister(t, layout.flatten({m, k}));
             if (r < 0 || (regs[j] >= 0 && r != regs[j]))
               return fail("element (" + Twine(m) + ", " + Twine(k) +
@@ -277,10 +275,12 @@ private:
       for (int64_t m0 : ms) {
         if (fragA) {
           SmallVector<Value> elems;
-          for (int64_t r : regsA[{m0, k0}])
-            elems.push_back(kernel.loadRegister(b, loc, *fragA, r));
+          for (int64_t j = 0; j < laneElems; ++j)
+            elems.push_back(
+                kernel.loadRegister(b, loc, *fragA, regsA[{m0, k0}][j]));
           aOps.push_back(vector::FromElementsOp::create(
-              b, loc, VectorType::get({4}, fragA->elementType), elems));
+              b, loc, VectorType::get({laneElems}, fragA->elementType),
+              elems));
           continue;
         }
         Value m = arith::AddIOp::create(b, loc, aLane, cIdx(b, loc, m0));
@@ -327,8 +327,8 @@ private:
   int64_t laneElems = 4;
   std::set<int64_t> mTiles, nTiles;
   std::map<std::pair<int64_t, int64_t>, int64_t> tileOfOrigin;
-  /// A in registers: per (m tile origin, k step), the 4 registers a lane
-  /// passes to the instruction.
+  /// A in registers: per (m tile origin, k step), the registers a lane
+  /// passes to the instruction (the first laneElems).
   std::map<std::pair<int64_t, int64_t>, std::array<int64_t, 4>> regsA;
 };
 
