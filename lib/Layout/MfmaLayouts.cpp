@@ -11,6 +11,7 @@
 
 #include "tilec/Layout/MfmaLayouts.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 
@@ -150,13 +151,17 @@ Expected<WarpPartition> computeWavePartition(GemmWarpPolicy policy, int64_t m,
   };
   if (numWaves < 1 || !isPowerOfTwo(numWaves))
     return fail("the wave count is not a power of two");
-  if (m < dims.m || n < dims.n || m % dims.m || n % dims.n ||
-      !isPowerOfTwo(m) || !isPowerOfTwo(n))
-    return fail("m and n must be powers of two, multiples of the tile");
+  if (m < dims.m || n < dims.n || m % dims.m || n % dims.n)
+    return fail("m and n must be multiples of the tile");
+  // A dimension need not be a power of two (FlashAttention's head
+  // dimension 192): the waves must then split its tiles evenly, and the
+  // layouts cover its padded extent (tileFragmentOverBlock), the registers
+  // past it dropped.
   int64_t tilesM = m / dims.m, tilesN = n / dims.n;
   auto fits = [&](int64_t wm) {
     int64_t wn = numWaves / wm;
-    return wm <= tilesM && wn <= tilesN;
+    return wm <= tilesM && wn <= tilesN && tilesM % wm == 0 &&
+           tilesN % wn == 0;
   };
   WarpPartition best{0, 0};
   switch (policy) {
@@ -174,12 +179,14 @@ Expected<WarpPartition> computeWavePartition(GemmWarpPolicy policy, int64_t m,
   }
   case GemmWarpPolicy::Square: {
     // Everything is a power of two: compare log2(rows / cols) exactly.
-    int bestScore = std::numeric_limits<int>::max();
+    double bestScore = std::numeric_limits<double>::infinity();
     for (int64_t wm = 1; wm <= numWaves; wm *= 2) {
       if (!fits(wm))
         continue;
       int64_t wn = numWaves / wm;
-      int score = std::abs(int(log2Exact(m / wm)) - int(log2Exact(n / wn)));
+      // |log2(rows / cols)|, exact for powers of two.
+      double score = std::fabs(std::log2(double(m) / double(wm)) -
+                               std::log2(double(n) / double(wn)));
       if (score <= bestScore) {
         bestScore = score;
         best = {wm, wn};

@@ -130,7 +130,7 @@ func.func @k_pack() attributes {tile.kernel} {
     %As = tile.alloc "A_shared" : memref<16x16xf16, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" : memref<16x16xf16, #tile.space<shared>>
     %C = tile.alloc "C" : memref<16x16xf32, #tile.space<fragment>>
-    // expected-error @below {{instruction fits a 16x16x16 gemm over 1 waves; rocdl.mfma.f32.32x32x8f16: cannot split a 16x16 gemm over 1 waves of 32x32 MFMA tiles: m and n must be powers of two, multiples of the tile; rocdl.mfma.f32.16x16x16f16: K = 16 is not a multiple of 32}}
+    // expected-error @below {{instruction fits a 16x16x16 gemm over 1 waves; rocdl.mfma.f32.32x32x8f16: cannot split a 16x16 gemm over 1 waves of 32x32 MFMA tiles: m and n must be multiples of the tile; rocdl.mfma.f32.16x16x16f16: K = 16 is not a multiple of 32}}
     tile.gemm %As, %Bs, %C {k_pack = 2 : i64} : memref<16x16xf16, #tile.space<shared>>, memref<16x16xf16, #tile.space<shared>>, memref<16x16xf32, #tile.space<fragment>>
   }
   return

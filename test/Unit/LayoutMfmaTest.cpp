@@ -162,6 +162,9 @@ void runBlockGemm(const GemmCase &gc) {
       memB[addrB(k, n)] = B[k * N + n];
 
   // The wave's tiles, read off the accumulator layout as the lowering does.
+  // A dimension that is not a power of two is laid out over its padded
+  // extent: the tiles past it (allMs / allNs) hold no element, and the
+  // lowering, which sees only the registers inside the extent, skips them.
   const int64_t R = isa.regsD();
   int64_t regs = acc.getInDimSize("register");
   REQUIRE(regs % R == 0);
@@ -176,8 +179,14 @@ void runBlockGemm(const GemmCase &gc) {
     group[{m, n}] = g;
   }
   REQUIRE(int64_t(mSet.size() * nSet.size()) == regs / R);
-  std::vector<int64_t> ms(mSet.begin(), mSet.end()),
-      ns(nSet.begin(), nSet.end());
+  std::vector<int64_t> allMs(mSet.begin(), mSet.end()),
+      allNs(nSet.begin(), nSet.end()), ms, ns;
+  for (int64_t m : allMs)
+    if (m < M)
+      ms.push_back(m);
+  for (int64_t n : allNs)
+    if (n < N)
+      ns.push_back(n);
   const int64_t groupK = P * isa.k, numGroups = K / groupK, E = isa.e();
 
   for (int64_t w = 0; w < gc.waves; ++w) {
@@ -200,7 +209,7 @@ void runBlockGemm(const GemmCase &gc) {
             // (repeats along k first), j + EP (tile + tiles * group) for B
             // (along n first).
             const LinearLayout &op = isA ? opA : opB;
-            const std::vector<int64_t> &tiles = isA ? ms : ns;
+            const std::vector<int64_t> &tiles = isA ? allMs : allNs;
             int64_t tile = std::find(tiles.begin(), tiles.end(),
                                      origin - (isA ? waveRow : waveCol)) -
                            tiles.begin();
@@ -240,6 +249,8 @@ void runBlockGemm(const GemmCase &gc) {
       for (int64_t r = 0; r < regs; ++r) {
         auto [m, n] = at(
             acc, {{"register", int32_t(r)}, {"lane", l}, {"warp", int32_t(w)}});
+        if (m >= M || n >= N)
+          continue; // padding
         float ref = 0;
         for (int64_t k = 0; k < K; ++k)
           ref += A[m * K + k] * B[k * N + n];
@@ -424,9 +435,18 @@ TEST_CASE("MFMA wave partitions", "[layout][mfma]") {
   CHECK(errorOf(computeWavePartition(sq, 32, 32, 4, s32)) ==
         "cannot split a 32x32 gemm over 4 waves of 32x32 MFMA tiles: no "
         "split gives every wave whole tiles");
-  CHECK(errorOf(computeWavePartition(sq, 48, 64, 1, s16)) ==
-        "cannot split a 48x64 gemm over 1 waves of 16x16 MFMA tiles: m and n "
-        "must be powers of two, multiples of the tile");
+  CHECK(errorOf(computeWavePartition(sq, 40, 64, 1, s16)) ==
+        "cannot split a 40x64 gemm over 1 waves of 16x16 MFMA tiles: m and n "
+        "must be multiples of the tile");
+  // Not powers of two: the waves split the tiles evenly (FlashAttention's
+  // head dimension 192).
+  CHECK(split(GemmWarpPolicy::FullRow, 128, 192, 4, s32) == P(4, 1));
+  CHECK(split(GemmWarpPolicy::FullRow, 32, 192, 4, s16) == P(2, 2));
+  CHECK(split(sq, 48, 64, 1, s16) == P(1, 1));
+  CHECK(errorOf(computeWavePartition(GemmWarpPolicy::FullRow, 32, 192, 4,
+                                     s32)) ==
+        "cannot split a 32x192 gemm over 4 waves of 32x32 MFMA tiles: no "
+        "split gives every wave whole tiles");
 }
 
 TEST_CASE("MFMA block GEMM 128x128x32, 2 waves, as gemm_relu",
@@ -449,6 +469,16 @@ TEST_CASE("MFMA block GEMM, transposes, policies, 16x16x16",
   runBlockGemm({64, 128, 16, 2, GemmWarpPolicy::FullCol, MfmaShape::M16N16K16,
                 false, true, 1});
   runBlockGemm({32, 32, 8, 1, sq, MfmaShape::M32N32K8, false, false, 1});
+}
+
+TEST_CASE("MFMA block GEMM, dimensions that are not powers of two",
+          "[layout][gemm][mfma]") {
+  auto row = GemmWarpPolicy::FullRow;
+  // FlashAttention backward's dK = dS^T Q, head dimension 192.
+  runBlockGemm({128, 192, 32, 4, row, MfmaShape::M32N32K8, false, false, 2});
+  runBlockGemm({32, 192, 32, 4, row, MfmaShape::M16N16K16, true, false, 2});
+  runBlockGemm({96, 64, 32, 2, GemmWarpPolicy::Square, MfmaShape::M16N16K16,
+                false, true, 1});
 }
 
 TEST_CASE("MFMA block GEMM with fp32 operands (32x32x2f32, 16x16x4f32)",

@@ -109,15 +109,17 @@ llvm::Expected<LinearLayout> mfmaPackedOperandB(MfmaShape shape, int kPack);
 /// instruction tiles (M_i x N_i): FullRow puts every wave along M (spilling
 /// to N when M has fewer tiles than waves), FullCol along N, Square picks the
 /// split whose per-wave tile is closest to square (|log2(rows / cols)|
-/// smallest; ties go to more waves along M). Fails when m or n is not a
-/// power-of-two multiple of the instruction's or no split fits.
+/// smallest; ties go to more waves along M). m and n need not be powers of
+/// two: every wave gets the same whole number of tiles along each. Fails
+/// when m or n is not a multiple of the instruction's or no split fits.
 llvm::Expected<WarpPartition> computeWavePartition(GemmWarpPolicy policy,
                                                    int64_t m, int64_t n,
                                                    int64_t numWaves,
                                                    MfmaShape shape);
 
-/// The f32 accumulator of a blockM x blockN tile (powers of two, multiples
-/// of M_i * wavesM and N_i * wavesN).
+/// The f32 accumulator of a blockM x blockN tile (multiples of M_i *
+/// wavesM and N_i * wavesN; one that is not a power of two is laid out
+/// over the next power of two, PaddedLayout.h).
 llvm::Expected<LinearLayout> mfmaAccumulatorLayout(int64_t blockM,
                                                    int64_t blockN,
                                                    MfmaShape shape,
