@@ -155,8 +155,8 @@ private:
     auto cType = cast<MemRefType>(c.getType());
     Type in = aType.getElementType();
     // mma.sync also takes float32 (as tf32) and the 8-bit floats (e4m3 /
-    // e5m2, mixed too) where the chip's table has them; the other paths
-    // f16 / bf16 only.
+    // e5m2, mixed too) where the chip's table has them, MFMA float32; the
+    // other paths f16 / bf16 only.
     bool warpSyncTypes = kind == MMAKind::WarpSync &&
                          gemm::isMmaSyncOperandType(in) &&
                          gemm::isMmaSyncOperandType(bType.getElementType()) &&
@@ -167,6 +167,9 @@ private:
                      gemm::isMmaSyncOperandType(in) &&
                      gemm::isMmaSyncOperandType(bType.getElementType()) &&
                      bType.getElementTypeBitWidth() == 8;
+    // MFMA: fp32 A and B too (v_mfma_f32_*f32).
+    warpSyncTypes |=
+        kind == MMAKind::Wave && in.isF32() && bType.getElementType().isF32();
     if (!cType.getElementType().isF32() ||
         (!warpSyncTypes &&
          (in != bType.getElementType() || !(in.isF16() || in.isBF16()))))
@@ -175,6 +178,9 @@ private:
              << (kind == MMAKind::WarpSync
                      ? "float16 or bfloat16 A and B of one type, float32 "
                        "(tf32) ones, or float8 (e4m3 / e5m2) ones,"
+                 : kind == MMAKind::Wave
+                     ? "float16, bfloat16 or float32 A and B of one type "
+                       "and"
                      : "float16 or bfloat16 A and B of one type and")
              << " a float32 accumulator, got " << aType.getElementType() << ", "
              << bType.getElementType() << " -> " << cType.getElementType();
@@ -244,11 +250,18 @@ private:
       // MFMA: the accumulator layout of an m x k product (see
       // mfmaRegisterOperandALayout), so FlashAttention's S -> P cast
       // copies registers.
+      // The fp32 forms read one k a lane where an accumulator holds 4
+      // consecutive ones: their A is laid out as the instruction reads it
+      // (mfmaOperandALayout, unpacked; a copy or a T.Parallel loop fills
+      // it, not a gemm's accumulator).
       std::optional<gemm::MfmaChoice> choice = gemm::readMfma(gemm);
       assert(choice && "planMfma records an MFMA decision");
       tile::MmaAttr mma = gemm::readMma(gemm);
-      llvm::Expected<LinearLayout> layout = mfmaRegisterOperandALayout(
-          m, k, choice->shape, WarpPartition{mma.getWarpsM(), mma.getWarpsN()});
+      WarpPartition waves{mma.getWarpsM(), mma.getWarpsN()};
+      llvm::Expected<LinearLayout> layout =
+          mfmaLaneElements(choice->shape) == 1
+              ? mfmaOperandALayout(m, k, choice->shape, waves, 1)
+              : mfmaRegisterOperandALayout(m, k, choice->shape, waves);
       if (!layout)
         return gemm.emitError()
                << "no MFMA register operand layout for `" << a.getName()

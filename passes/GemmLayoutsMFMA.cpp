@@ -3,10 +3,11 @@
 // Part of tile-infer-layouts for AMD chips (called from GemmLayouts.cpp
 // after the operand checks both paths share). Per tile.gemm:
 //  1. candidates: the target's matrix instructions (TargetInfo) issued by
-//     one wavefront with the gemm's input type, an f32 accumulator and a
-//     shape MfmaLayouts.h has layouts for, widest tile first (a 32x32x8
-//     instruction reads each operand element once per 32 products, a
-//     16x16x16 one once per 16);
+//     one wavefront with the gemm's input type (fp16, bf16, or fp32:
+//     v_mfma_f32_32x32x2f32 / 16x16x4f32, exact fp32 products, not the
+//     xf32 forms), an f32 accumulator and a shape MfmaLayouts.h has
+//     layouts for, widest tile first (a 32x32x8 instruction reads each
+//     operand element once per 32 products, a 16x16x16 one once per 16);
 //  2. the first candidate whose K divides the gemm's and whose tile splits
 //     the accumulator over the waves (computeWavePartition, the gemm's
 //     policy) wins;
@@ -55,7 +56,9 @@ FailureOr<gemm::AccumulatorPlan> gemm::planMfma(tile::GemmOp gemm,
            << "T.gemm on the MFMA path needs a power-of-two number of waves, "
               "the block has "
            << numWaves << " (" << threads << " threads)";
-  MMAElementType type = in.isF16() ? MMAElementType::F16 : MMAElementType::BF16;
+  MMAElementType type = in.isF16()    ? MMAElementType::F16
+                        : in.isBF16() ? MMAElementType::BF16
+                                      : MMAElementType::F32;
   SmallVector<Candidate> candidates;
   for (const MMAInstruction &instr : target.mmaInstructions()) {
     if (instr.kind != MMAKind::Wave || instr.a != type || instr.b != type ||
@@ -106,7 +109,8 @@ FailureOr<gemm::AccumulatorPlan> gemm::planMfma(tile::GemmOp gemm,
              " is not a multiple of " + std::to_string(step);
       continue;
     }
-    if (aInRegisters && k % int64_t(instr.n)) {
+    if (aInRegisters && mfmaLaneElements(cand.shape) == 4 &&
+        k % int64_t(instr.n)) {
       why += "; " + name + ": A in registers needs K a multiple of " +
              std::to_string(instr.n) + ", got " + std::to_string(k);
       continue;

@@ -14,7 +14,9 @@
 // group of P * K_i along K (unrolled):
 //  - per m tile, lane l reads A[m0 + l % M_i][k0 + 4P (l / M_i) + j],
 //    j < 4P: one vector load of 4P elements (8 or 16 bytes, ds_read_b64 /
-//    b128) when K is A's contiguous dimension, else 4P element loads;
+//    b128) when K is A's contiguous dimension, else 4P element loads (the
+//    fp32 forms take one element per lane: 4 reads 1 here, and each
+//    instruction gets an f32);
 //  - per n tile, B[k0 + 4P (l / N_i) + j][n0 + l % N_i], the same way;
 //  - per instruction t < P and accumulator tile, one rocdl.mfma.* (the
 //    typed ROCDL op of the decision's name, from DeviceOpBuilder) with the
@@ -73,6 +75,7 @@ public:
     wavesN = mma.getWarpsN();
     mfma = *choice;
     dims = getMfmaDims(mfma.shape);
+    laneElems = mfmaLaneElements(mfma.shape);
     if (failed(readTiles(*acc)))
       return failure();
     return emit(b, *acc);
@@ -123,14 +126,14 @@ private:
     return success();
   }
 
-  /// This lane's 4P elements of one operand tile, k .. k + 4P - 1 at `mn`
-  /// along the other dimension, as a vector of the element type.
-  /// `kIsDim0`: the buffer is stored K x MN.
+  /// This lane's E P elements of one operand tile (E = laneElems: 4, or 1
+  /// for fp32), k .. k + E P - 1 at `mn` along the other dimension, as a
+  /// vector of the element type. `kIsDim0`: the buffer is stored K x MN.
   Value loadOperand(OpBuilder &b, SharedSlot slot, Value mn, Value k,
                     bool kIsDim0) {
     auto type = cast<MemRefType>(slot.buffer.getType());
     Type elem = type.getElementType();
-    int64_t count = 4 * mfma.kPack;
+    int64_t count = laneElems * mfma.kPack;
     auto vecType = VectorType::get({count}, elem);
     Value row = kIsDim0 ? k : mn, col = kIsDim0 ? mn : k;
     int64_t cols = type.getShape().back();
@@ -155,9 +158,12 @@ private:
   }
 
   /// Elements [4t, 4t + 4) of a loaded operand as the instruction's operand
-  /// type: vector<4xf16>, or vector<4xi16> for bf16 (the `_1k` forms).
+  /// type: vector<4xf16>, or vector<4xi16> for bf16 (the `_1k` forms); for
+  /// the fp32 forms element t, an f32.
   Value operandOf(OpBuilder &b, Value loaded, int64_t t) {
     auto type = cast<VectorType>(loaded.getType());
+    if (laneElems == 1)
+      return vector::ExtractOp::create(b, loc, loaded, ArrayRef<int64_t>{t});
     Value part = loaded;
     // A shuffle rather than extract_strided_slice: the GPU-to-LLVM
     // conversion of targets/ lowers the former directly.
@@ -173,7 +179,8 @@ private:
 
   /// A in registers (FlashAttention's P): for each m tile origin and each
   /// k of the wave's lanes, the register of the fragment that holds
-  /// A[m0 + M_i (w % wavesM) + l % M_i][k0 + 4 (l / M_i) + j], the same in
+  /// A[m0 + M_i (w % wavesM) + l % M_i][k0 + E (l / M_i) + j], j < E
+  /// (E = laneElems), the same in
   /// every thread (checked for all of them: a layout that does not put the
   /// element in that lane is an error, never a wrong read). Fills
   /// `regsA[{m0, k0}]` with the 4 registers.
@@ -192,13 +199,12 @@ private:
       return fail("wrong lane or wave count");
     for (int64_t m0 : mTiles)
       for (int64_t k0 = 0; k0 < kDim; k0 += dims.k) {
-        std::array<int64_t, 4> regs;
-        for (int64_t j = 0; j < 4; ++j) {
-          regs[j] = -1;
+        std::array<int64_t, 4> regs{-1, -1, -1, -1};
+        for (int64_t j = 0; j < laneElems; ++j) {
           for (int64_t t = 0; t < layout.numThreads(); ++t) {
             int64_t w = t / kMfmaLanes, l = t % kMfmaLanes;
             int64_t m = m0 + dims.m * (w % wavesM) + l % dims.m;
-            int64_t k = k0 + 4 * (l / dims.m) + j;
+            int64_t k = k0 + laneElems * (l / dims.m) + j;
             int64_t r = layout.findRegister(t, layout.flatten({m, k}));
             if (r < 0 || (regs[j] >= 0 && r != regs[j]))
               return fail("element (" + Twine(m) + ", " + Twine(k) +
@@ -242,10 +248,10 @@ private:
         arith::RemUIOp::create(b, loc, lane, cIdx(b, loc, dims.n)));
     Value aK = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, lane, cIdx(b, loc, dims.m)),
-        cIdx(b, loc, 4 * pack));
+        cIdx(b, loc, laneElems * pack));
     Value bK = arith::MulIOp::create(
         b, loc, arith::DivUIOp::create(b, loc, lane, cIdx(b, loc, dims.n)),
-        cIdx(b, loc, 4 * pack));
+        cIdx(b, loc, laneElems * pack));
 
     int64_t numTiles = int64_t(tileOfOrigin.size());
     SmallVector<Value> accs(numTiles);
@@ -269,10 +275,12 @@ private:
       for (int64_t m0 : ms) {
         if (fragA) {
           SmallVector<Value> elems;
-          for (int64_t r : regsA[{m0, k0}])
-            elems.push_back(kernel.loadRegister(b, loc, *fragA, r));
+          for (int64_t j = 0; j < laneElems; ++j)
+            elems.push_back(
+                kernel.loadRegister(b, loc, *fragA, regsA[{m0, k0}][j]));
           aOps.push_back(vector::FromElementsOp::create(
-              b, loc, VectorType::get({4}, fragA->elementType), elems));
+              b, loc, VectorType::get({laneElems}, fragA->elementType),
+              elems));
           continue;
         }
         Value m = arith::AddIOp::create(b, loc, aLane, cIdx(b, loc, m0));
@@ -315,10 +323,12 @@ private:
   gemm::MfmaChoice mfma;
   MfmaDims dims{0, 0, 0};
   int64_t wavesM = 1, wavesN = 1, regsPerTile = 0;
+  /// A / B elements a lane passes per instruction (mfmaLaneElements).
+  int64_t laneElems = 4;
   std::set<int64_t> mTiles, nTiles;
   std::map<std::pair<int64_t, int64_t>, int64_t> tileOfOrigin;
-  /// A in registers: per (m tile origin, k step), the 4 registers a lane
-  /// passes to the instruction.
+  /// A in registers: per (m tile origin, k step), the registers a lane
+  /// passes to the instruction (the first laneElems).
   std::map<std::pair<int64_t, int64_t>, std::array<int64_t, 4>> regsA;
 };
 

@@ -11,6 +11,7 @@
 
 #include "tilec/Layout/MfmaLayouts.h"
 
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 
@@ -30,19 +31,23 @@ LinearLayout fixed2D(std::vector<InDim> ins, int64_t rows, int64_t cols) {
 Basis along(int dim, int32_t v) { return dim == 0 ? Basis{v, 0} : Basis{0, v}; }
 
 /// The A/B fragment with the row (A) or column (B) running along `mnDim`
-/// and k along the other: register bits k+1, k+2, then (kPack = 2) k+4;
-/// lane bits over M_i along mnDim, then the lane groups, 4 * kPack k apart.
+/// and k along the other, E = mfmaLaneElements elements per lane: register
+/// bits k+1, k+2 (E = 4; none for E = 1), then (kPack = 2) k+E; lane bits
+/// over M_i along mnDim, then the lane groups, E * kPack k apart.
 LinearLayout operandAtom(MfmaShape shape, int mnDim, int kPack) {
   MfmaDims dims = getMfmaDims(shape);
+  int64_t elems = mfmaLaneElements(shape);
   int kDim = 1 - mnDim;
-  InDim reg{"register", {along(kDim, 1), along(kDim, 2)}};
+  InDim reg{"register", {}};
+  for (int64_t v = 1; v < elems; v *= 2)
+    reg.bases.push_back(along(kDim, int32_t(v)));
   if (kPack == 2)
-    reg.bases.push_back(along(kDim, 4));
+    reg.bases.push_back(along(kDim, int32_t(elems)));
   int64_t mn = mnDim == 0 ? dims.m : dims.n;
   InDim lane{"lane", {}};
   for (int64_t v = 1; v < mn; v *= 2)
     lane.bases.push_back(along(mnDim, int32_t(v)));
-  for (int64_t v = 4 * kPack; v < dims.k * kPack; v *= 2)
+  for (int64_t v = elems * kPack; v < dims.k * kPack; v *= 2)
     lane.bases.push_back(along(kDim, int32_t(v)));
   int64_t kExtent = dims.k * kPack;
   return mnDim == 0 ? fixed2D({reg, lane}, mn, kExtent)
@@ -83,8 +88,17 @@ MfmaDims getMfmaDims(MfmaShape shape) {
     return {32, 32, 8};
   case MfmaShape::M16N16K16:
     return {16, 16, 16};
+  case MfmaShape::M32N32K2:
+    return {32, 32, 2};
+  case MfmaShape::M16N16K4:
+    return {16, 16, 4};
   }
   return {0, 0, 0};
+}
+
+int64_t mfmaLaneElements(MfmaShape shape) {
+  MfmaDims dims = getMfmaDims(shape);
+  return dims.m * dims.k / kMfmaLanes;
 }
 
 Expected<MfmaShape> getMfmaShape(int64_t m, int64_t n, int64_t k) {
@@ -92,6 +106,10 @@ Expected<MfmaShape> getMfmaShape(int64_t m, int64_t n, int64_t k) {
     return MfmaShape::M32N32K8;
   if (m == 16 && n == 16 && k == 16)
     return MfmaShape::M16N16K16;
+  if (m == 32 && n == 32 && k == 2)
+    return MfmaShape::M32N32K2;
+  if (m == 16 && n == 16 && k == 4)
+    return MfmaShape::M16N16K4;
   return makeLayoutError("no MFMA layout for a " + Twine(m) + "x" + Twine(n) +
                          "x" + Twine(k) + " instruction");
 }
@@ -133,13 +151,17 @@ Expected<WarpPartition> computeWavePartition(GemmWarpPolicy policy, int64_t m,
   };
   if (numWaves < 1 || !isPowerOfTwo(numWaves))
     return fail("the wave count is not a power of two");
-  if (m < dims.m || n < dims.n || m % dims.m || n % dims.n ||
-      !isPowerOfTwo(m) || !isPowerOfTwo(n))
-    return fail("m and n must be powers of two, multiples of the tile");
+  if (m < dims.m || n < dims.n || m % dims.m || n % dims.n)
+    return fail("m and n must be multiples of the tile");
+  // A dimension need not be a power of two (FlashAttention's head
+  // dimension 192): the waves must then split its tiles evenly, and the
+  // layouts cover its padded extent (tileFragmentOverBlock), the registers
+  // past it dropped.
   int64_t tilesM = m / dims.m, tilesN = n / dims.n;
   auto fits = [&](int64_t wm) {
     int64_t wn = numWaves / wm;
-    return wm <= tilesM && wn <= tilesN;
+    return wm <= tilesM && wn <= tilesN && tilesM % wm == 0 &&
+           tilesN % wn == 0;
   };
   WarpPartition best{0, 0};
   switch (policy) {
@@ -157,12 +179,14 @@ Expected<WarpPartition> computeWavePartition(GemmWarpPolicy policy, int64_t m,
   }
   case GemmWarpPolicy::Square: {
     // Everything is a power of two: compare log2(rows / cols) exactly.
-    int bestScore = std::numeric_limits<int>::max();
+    double bestScore = std::numeric_limits<double>::infinity();
     for (int64_t wm = 1; wm <= numWaves; wm *= 2) {
       if (!fits(wm))
         continue;
       int64_t wn = numWaves / wm;
-      int score = std::abs(int(log2Exact(m / wm)) - int(log2Exact(n / wn)));
+      // |log2(rows / cols)|, exact for powers of two.
+      double score = std::fabs(std::log2(double(m) / double(wm)) -
+                               std::log2(double(n) / double(wn)));
       if (score <= bestScore) {
         bestScore = score;
         best = {wm, wn};
@@ -196,6 +220,10 @@ Expected<LinearLayout> mfmaRegisterOperandALayout(int64_t blockM,
                                                   int64_t blockK,
                                                   MfmaShape shape,
                                                   WarpPartition waves) {
+  // The swapped accumulator hands each lane 4 consecutive n, the 4 k a
+  // 16-bit instruction's lane reads; an fp32 one reads 1.
+  if (mfmaLaneElements(shape) != 4)
+    return makeLayoutError("A in registers needs a 16-bit MFMA instruction");
   if (blockK % getMfmaDims(shape).n)
     return makeLayoutError("A in registers needs K a multiple of " +
                            Twine(getMfmaDims(shape).n) + ", got " +

@@ -388,8 +388,27 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
     return failure();
   }
   if (name == "print") {
-    error(args.range, "`print` is host code; use T.print inside a kernel");
-    return failure();
+    // In a kernel body print would run on the device: that is T.print.
+    if (kernelDepth > 0) {
+      error(args.range, "`print` is host code; use T.print inside a kernel");
+      return failure();
+    }
+    // Factory code runs at compile time in tilec, where TileLang runs it
+    // when the kernel is built (`print(main)` after the prim_func): the
+    // line goes to stderr, stdout being an output (`-o -`).
+    std::string line, sep = " ", end = "\n";
+    for (const auto &[key, kw] : args.keywords) {
+      if ((key != "sep" && key != "end") || !kw.value.is(Value::Str)) {
+        error(kw.range, "`print` takes the keywords `sep` and `end` (strings) "
+                        "at compile time");
+        return failure();
+      }
+      (key == "sep" ? sep : end) = kw.value.getStr();
+    }
+    for (size_t i = 0; i < pos.size(); ++i)
+      line += (i ? sep : "") + pyStr(pos[i].value);
+    llvm::errs() << line << end;
+    return Value::none();
   }
   error(args.range, "`" + name + "` is not available in .tile files");
   return failure();

@@ -21,6 +21,9 @@
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/BinaryFormat/MsgPackDocument.h"
 #include "llvm/IR/Constants.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Support/Path.h"
@@ -68,6 +71,35 @@ static void defineControlConstant(llvm::Module &module, llvm::StringRef name,
       llvm::IntegerType::get(module.getContext(), bits), value));
   global->setConstant(true);
   global->setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+/// Moves every stack slot into the private address space (5). The MLIR
+/// lowering creates allocas in the generic space 0; the AMDGPU promotion to
+/// registers rewrites most of them, but one it keeps (an array indexed by a
+/// run-time value, e.g. a replicated fragment read at `mask[k]`) reaches
+/// instruction selection as a 64-bit generic frame index, which the backend
+/// cannot select. A private alloca cast to a generic pointer is what clang
+/// emits; the optimizer's address-space inference then gives its loads and
+/// stores the private space (scratch instructions).
+static void allocasToPrivateSpace(llvm::Module &module) {
+  unsigned privateSpace = module.getDataLayout().getAllocaAddrSpace();
+  for (llvm::Function &function : module.functions()) {
+    llvm::SmallVector<llvm::AllocaInst *> generic;
+    for (llvm::Instruction &inst : llvm::instructions(function))
+      if (auto *alloca = llvm::dyn_cast<llvm::AllocaInst>(&inst))
+        if (alloca->getAddressSpace() != privateSpace)
+          generic.push_back(alloca);
+    for (llvm::AllocaInst *alloca : generic) {
+      llvm::IRBuilder<> builder(alloca);
+      auto *slot = builder.CreateAlloca(alloca->getAllocatedType(),
+                                        privateSpace, alloca->getArraySize());
+      slot->setAlignment(alloca->getAlign());
+      slot->takeName(alloca);
+      alloca->replaceAllUsesWith(
+          builder.CreateAddrSpaceCast(slot, alloca->getType()));
+      alloca->eraseFromParent();
+    }
+  }
 }
 
 LogicalResult detail::prepareAMDGPUModule(PreparedModule &prepared,
@@ -123,6 +155,7 @@ LogicalResult detail::prepareAMDGPUModule(PreparedModule &prepared,
       if (!function.isDeclaration())
         function.addFnAttr("denormal-fp-math-f32", "preserve-sign");
   internalizeNonKernels(module);
+  allocasToPrivateSpace(module);
   optimizeModule(module, *prepared.tm, options.optLevel);
   return success();
 }

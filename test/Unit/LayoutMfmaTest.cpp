@@ -5,8 +5,9 @@
 // Arithmetic Instructions"), independently of the bases the library writes
 // down; then a whole block GEMM run on the CPU the way tile-lower-simt
 // emits it for AMD (LowerGemmMFMA.cpp): operands stored in the shared
-// layouts the pass picks, every wave's lanes reading their 4 * kPack
-// elements of each tile from the addresses the lowering computes, the
+// layouts the pass picks, every wave's lanes reading their E * kPack
+// elements of each tile (E = 4 for the 16-bit forms, 1 for the fp32 ones)
+// from the addresses the lowering computes, the
 // instruction simulated from the ISA formulas with B^T as its A operand and
 // A^T as its B operand, and the result read out of the registers through
 // mfmaAccumulatorLayout must equal A @ B exactly (small integer inputs).
@@ -44,10 +45,12 @@ namespace {
 struct Isa {
   int m, n, k;
   int regsD() const { return m * n / 64; }
-  // A[i][k]: row lane % M, k group lane / M of 4 consecutive k.
-  Coord a(int lane, int v) const { return {lane % m, 4 * (lane / m) + v}; }
+  // A / B elements per lane: 4 (16-bit forms), 1 (v_mfma_f32_*f32).
+  int e() const { return m * k / 64; }
+  // A[i][k]: row lane % M, k group lane / M of e consecutive k.
+  Coord a(int lane, int v) const { return {lane % m, e() * (lane / m) + v}; }
   // B[k][j]: column lane % N, same k groups.
-  Coord b(int lane, int v) const { return {4 * (lane / n) + v, lane % n}; }
+  Coord b(int lane, int v) const { return {e() * (lane / n) + v, lane % n}; }
   // D[i][j]: column lane % N; 32x32: rows 8 (r / 4) + 4 (lane / 32) + r % 4;
   // 16x16: rows 4 (lane / 16) + r.
   Coord d(int lane, int r) const {
@@ -79,13 +82,14 @@ void checkFragment(const LinearLayout &layout, int regs, int rows, int cols,
   CHECK(seen.size() == size_t(rows * cols));
 }
 
-/// One MFMA from the ISA: D = A B + C on per-lane registers.
+/// One MFMA from the ISA: D = A B + C on per-lane registers (the first
+/// isa.e() entries of each lane's A and B).
 void mfma(const Isa &isa, const std::vector<std::array<float, 4>> &a,
           const std::vector<std::array<float, 4>> &b,
           std::vector<std::vector<float>> &c) {
   std::vector<float> am(isa.m * isa.k), bm(isa.k * isa.n), cm(isa.m * isa.n);
   for (int l = 0; l < 64; ++l) {
-    for (int v = 0; v < 4; ++v) {
+    for (int v = 0; v < isa.e(); ++v) {
       Coord ca = isa.a(l, v), cb = isa.b(l, v);
       am[ca[0] * isa.k + ca[1]] = a[l][v];
       bm[cb[0] * isa.n + cb[1]] = b[l][v];
@@ -118,6 +122,7 @@ struct GemmCase {
   MfmaShape shape;
   bool transA, transB;
   int kPack;
+  int bytes = 2; // element size: 2, or 4 for the fp32 shapes
 };
 
 void runBlockGemm(const GemmCase &gc) {
@@ -135,8 +140,8 @@ void runBlockGemm(const GemmCase &gc) {
       unwrap(mfmaOperandBLayout(K, N, gc.shape, waves, gc.kPack));
   int64_t aRows = gc.transA ? K : M, aCols = gc.transA ? M : K;
   int64_t bRows = gc.transB ? N : K, bCols = gc.transB ? K : N;
-  SharedLayout sa = unwrap(pickSharedLayout(aRows, aCols, 2));
-  SharedLayout sb = unwrap(pickSharedLayout(bRows, bCols, 2));
+  SharedLayout sa = unwrap(pickSharedLayout(aRows, aCols, gc.bytes));
+  SharedLayout sb = unwrap(pickSharedLayout(bRows, bCols, gc.bytes));
   std::vector<float> A(M * K), B(K * N);
   for (int64_t i = 0; i < M * K; ++i)
     A[i] = float(int((i * 7 + 3) % 5) - 2);
@@ -157,6 +162,9 @@ void runBlockGemm(const GemmCase &gc) {
       memB[addrB(k, n)] = B[k * N + n];
 
   // The wave's tiles, read off the accumulator layout as the lowering does.
+  // A dimension that is not a power of two is laid out over its padded
+  // extent: the tiles past it (allMs / allNs) hold no element, and the
+  // lowering, which sees only the registers inside the extent, skips them.
   const int64_t R = isa.regsD();
   int64_t regs = acc.getInDimSize("register");
   REQUIRE(regs % R == 0);
@@ -171,9 +179,15 @@ void runBlockGemm(const GemmCase &gc) {
     group[{m, n}] = g;
   }
   REQUIRE(int64_t(mSet.size() * nSet.size()) == regs / R);
-  std::vector<int64_t> ms(mSet.begin(), mSet.end()),
-      ns(nSet.begin(), nSet.end());
-  const int64_t groupK = P * isa.k, numGroups = K / groupK;
+  std::vector<int64_t> allMs(mSet.begin(), mSet.end()),
+      allNs(nSet.begin(), nSet.end()), ms, ns;
+  for (int64_t m : allMs)
+    if (m < M)
+      ms.push_back(m);
+  for (int64_t n : allNs)
+    if (n < N)
+      ns.push_back(n);
+  const int64_t groupK = P * isa.k, numGroups = K / groupK, E = isa.e();
 
   for (int64_t w = 0; w < gc.waves; ++w) {
     int64_t waveRow = isa.m * (w % waves.warpsM);
@@ -181,27 +195,27 @@ void runBlockGemm(const GemmCase &gc) {
     std::vector<std::vector<std::vector<float>>> c(
         regs / R, std::vector<std::vector<float>>(64, std::vector<float>(R)));
     for (int64_t kg = 0; kg < numGroups; ++kg) {
-      // Each lane reads 4 * kPack consecutive k of its row / column.
+      // Each lane reads E * kPack consecutive k of its row / column.
       auto load = [&](bool isA, int64_t origin) {
-        std::vector<std::vector<float>> frag(64, std::vector<float>(4 * P));
+        std::vector<std::vector<float>> frag(64, std::vector<float>(E * P));
         int64_t width = isA ? isa.m : isa.n;
         for (int32_t l = 0; l < 64; ++l)
-          for (int64_t j = 0; j < 4 * P; ++j) {
+          for (int64_t j = 0; j < E * P; ++j) {
             int64_t mn = origin + l % width;
-            int64_t k = kg * groupK + (l / width) * 4 * P + j;
+            int64_t k = kg * groupK + (l / width) * E * P + j;
             frag[l][j] = isA ? memA[addrA(mn, k)] : memB[addrB(k, mn)];
             // The library's operand layouts say the same: register j +
-            // 4P (group + groups * tile) of this lane and wave for A
-            // (repeats along k first), j + 4P (tile + tiles * group) for B
+            // EP (group + groups * tile) of this lane and wave for A
+            // (repeats along k first), j + EP (tile + tiles * group) for B
             // (along n first).
             const LinearLayout &op = isA ? opA : opB;
-            const std::vector<int64_t> &tiles = isA ? ms : ns;
+            const std::vector<int64_t> &tiles = isA ? allMs : allNs;
             int64_t tile = std::find(tiles.begin(), tiles.end(),
                                      origin - (isA ? waveRow : waveCol)) -
                            tiles.begin();
             int64_t rep =
                 isA ? kg + numGroups * tile : tile + int64_t(tiles.size()) * kg;
-            int32_t reg = int32_t(j + 4 * P * rep);
+            int32_t reg = int32_t(j + E * P * rep);
             auto [d0, d1] =
                 at(op, {{"register", reg}, {"lane", l}, {"warp", int32_t(w)}});
             if (isA)
@@ -224,9 +238,9 @@ void runBlockGemm(const GemmCase &gc) {
             // C^T = B^T A^T: the instruction's A is the B fragment.
             std::vector<std::array<float, 4>> x(64), y(64);
             for (int l = 0; l < 64; ++l)
-              for (int v = 0; v < 4; ++v) {
-                x[l][v] = bFrags[ni][l][4 * t + v];
-                y[l][v] = aFrags[mi][l][4 * t + v];
+              for (int v = 0; v < E; ++v) {
+                x[l][v] = bFrags[ni][l][E * t + v];
+                y[l][v] = aFrags[mi][l][E * t + v];
               }
             mfma(isa, x, y, c[group[{ms[mi], ns[ni]}]]);
           }
@@ -235,6 +249,8 @@ void runBlockGemm(const GemmCase &gc) {
       for (int64_t r = 0; r < regs; ++r) {
         auto [m, n] = at(
             acc, {{"register", int32_t(r)}, {"lane", l}, {"warp", int32_t(w)}});
+        if (m >= M || n >= N)
+          continue; // padding
         float ref = 0;
         for (int64_t k = 0; k < K; ++k)
           ref += A[m * K + k] * B[k * N + n];
@@ -360,12 +376,14 @@ BankReport waveReport(const SharedLayout &layout,
 } // namespace
 
 TEST_CASE("MFMA fragments match the CDNA ISA", "[layout][mfma]") {
-  for (MfmaShape shape : {MfmaShape::M32N32K8, MfmaShape::M16N16K16}) {
+  for (MfmaShape shape : {MfmaShape::M32N32K8, MfmaShape::M16N16K16,
+                          MfmaShape::M32N32K2, MfmaShape::M16N16K4}) {
     Isa isa = isaOf(shape);
     INFO("shape " << isa.m << "x" << isa.n << "x" << isa.k);
-    checkFragment(mfmaOperandA(shape), 4, isa.m, isa.k,
+    CHECK(mfmaLaneElements(shape) == isa.e());
+    checkFragment(mfmaOperandA(shape), isa.e(), isa.m, isa.k,
                   [&](int l, int v) { return isa.a(l, v); });
-    checkFragment(mfmaOperandB(shape), 4, isa.k, isa.n,
+    checkFragment(mfmaOperandB(shape), isa.e(), isa.k, isa.n,
                   [&](int l, int v) { return isa.b(l, v); });
     checkFragment(mfmaAccumulator(shape), isa.regsD(), isa.m, isa.n,
                   [&](int l, int r) { return isa.d(l, r); });
@@ -378,11 +396,17 @@ TEST_CASE("MFMA fragments match the CDNA ISA", "[layout][mfma]") {
     // Packing by 1 is the plain fragment.
     CHECK(unwrap(mfmaPackedOperandA(shape, 1)) == mfmaOperandA(shape));
     CHECK(unwrap(mfmaPackedOperandB(shape, 1)) == mfmaOperandB(shape));
-    // Packed by 2: lane group h reads k = 8h + j, j < 8.
-    checkFragment(
-        unwrap(mfmaPackedOperandA(shape, 2)), 8, isa.m, 2 * isa.k,
-        [&](int l, int j) { return Coord{l % isa.m, 8 * (l / isa.m) + j}; });
+    // Packed by 2: lane group h reads k = 2eh + j, j < 2e.
+    int e2 = 2 * isa.e();
+    checkFragment(unwrap(mfmaPackedOperandA(shape, 2)), e2, isa.m, 2 * isa.k,
+                  [&](int l, int j) {
+                    return Coord{l % isa.m, e2 * (l / isa.m) + j};
+                  });
   }
+  // v_mfma_f32_32x32x2f32 / 16x16x4f32: one element per lane.
+  CHECK(unwrap(getMfmaShape(32, 32, 2)) == MfmaShape::M32N32K2);
+  CHECK(unwrap(getMfmaShape(16, 16, 4)) == MfmaShape::M16N16K4);
+  CHECK(mfmaLaneElements(MfmaShape::M16N16K4) == 1);
   CHECK(errorOf(getMfmaShape(16, 16, 8)) ==
         "no MFMA layout for a 16x16x8 instruction");
   CHECK(unwrap(getMfmaShape(32, 32, 8)) == MfmaShape::M32N32K8);
@@ -411,9 +435,18 @@ TEST_CASE("MFMA wave partitions", "[layout][mfma]") {
   CHECK(errorOf(computeWavePartition(sq, 32, 32, 4, s32)) ==
         "cannot split a 32x32 gemm over 4 waves of 32x32 MFMA tiles: no "
         "split gives every wave whole tiles");
-  CHECK(errorOf(computeWavePartition(sq, 48, 64, 1, s16)) ==
-        "cannot split a 48x64 gemm over 1 waves of 16x16 MFMA tiles: m and n "
-        "must be powers of two, multiples of the tile");
+  CHECK(errorOf(computeWavePartition(sq, 40, 64, 1, s16)) ==
+        "cannot split a 40x64 gemm over 1 waves of 16x16 MFMA tiles: m and n "
+        "must be multiples of the tile");
+  // Not powers of two: the waves split the tiles evenly (FlashAttention's
+  // head dimension 192).
+  CHECK(split(GemmWarpPolicy::FullRow, 128, 192, 4, s32) == P(4, 1));
+  CHECK(split(GemmWarpPolicy::FullRow, 32, 192, 4, s16) == P(2, 2));
+  CHECK(split(sq, 48, 64, 1, s16) == P(1, 1));
+  CHECK(errorOf(computeWavePartition(GemmWarpPolicy::FullRow, 32, 192, 4,
+                                     s32)) ==
+        "cannot split a 32x192 gemm over 4 waves of 32x32 MFMA tiles: no "
+        "split gives every wave whole tiles");
 }
 
 TEST_CASE("MFMA block GEMM 128x128x32, 2 waves, as gemm_relu",
@@ -436,6 +469,32 @@ TEST_CASE("MFMA block GEMM, transposes, policies, 16x16x16",
   runBlockGemm({64, 128, 16, 2, GemmWarpPolicy::FullCol, MfmaShape::M16N16K16,
                 false, true, 1});
   runBlockGemm({32, 32, 8, 1, sq, MfmaShape::M32N32K8, false, false, 1});
+}
+
+TEST_CASE("MFMA block GEMM, dimensions that are not powers of two",
+          "[layout][gemm][mfma]") {
+  auto row = GemmWarpPolicy::FullRow;
+  // FlashAttention backward's dK = dS^T Q, head dimension 192.
+  runBlockGemm({128, 192, 32, 4, row, MfmaShape::M32N32K8, false, false, 2});
+  runBlockGemm({32, 192, 32, 4, row, MfmaShape::M16N16K16, true, false, 2});
+  runBlockGemm({96, 64, 32, 2, GemmWarpPolicy::Square, MfmaShape::M16N16K16,
+                false, true, 1});
+}
+
+TEST_CASE("MFMA block GEMM with fp32 operands (32x32x2f32, 16x16x4f32)",
+          "[layout][gemm][mfma]") {
+  auto sq = GemmWarpPolicy::Square;
+  auto k2 = MfmaShape::M32N32K2, k4 = MfmaShape::M16N16K4;
+  runBlockGemm({128, 128, 32, 4, sq, k2, false, false, 2, 4});
+  runBlockGemm({128, 128, 32, 4, sq, k2, false, false, 1, 4});
+  runBlockGemm({64, 64, 16, 4, sq, k4, true, true, 1, 4});
+  runBlockGemm({64, 64, 32, 4, sq, k4, false, true, 2, 4});
+  runBlockGemm(
+      {64, 128, 32, 2, GemmWarpPolicy::FullRow, k4, true, false, 2, 4});
+  runBlockGemm({32, 32, 8, 1, sq, k2, true, false, 1, 4});
+  // A held in registers needs the 4 k per lane of a 16-bit instruction.
+  CHECK(errorOf(mfmaRegisterOperandALayout(64, 64, k4, WarpPartition{4, 1})) ==
+        "A in registers needs a 16-bit MFMA instruction");
 }
 
 TEST_CASE("MFMA with A in registers (FlashAttention's P V)",

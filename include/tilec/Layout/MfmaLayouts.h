@@ -23,6 +23,11 @@
 //              B[k = 4 (lane / 16) + v][j = lane % 16]
 //              D[i = 4 (lane / 16) + r][j = lane % 16], r < 4
 //
+// The fp32 forms v_mfma_f32_32x32x2f32 and _16x16x4f32 (one block each)
+// take one element per lane, k = lane / M_i (A[i = lane % M_i][k],
+// B[k][j = lane % N_i]), and leave D as the 16-bit forms of their M_i x N_i
+// do; "4" below reads E = M_i K_i / 64 (mfmaLaneElements) for them.
+//
 // Block GEMM convention. C = A B is issued as C^T = B^T A^T: the
 // instruction's A operand is fed from B and its B operand from A. The lanes
 // then hold the same A and B elements as above (the instruction's B^T
@@ -54,20 +59,26 @@
 
 namespace tilec {
 
-/// The 16-bit-input MFMA shapes whose layouts are known here.
-enum class MfmaShape { M32N32K8, M16N16K16 };
+/// The MFMA shapes whose layouts are known here: the 16-bit-input ones and
+/// the fp32 ones (v_mfma_f32_32x32x2f32, v_mfma_f32_16x16x4f32).
+enum class MfmaShape { M32N32K8, M16N16K16, M32N32K2, M16N16K4 };
 
 struct MfmaDims {
   int64_t m, n, k;
 };
 MfmaDims getMfmaDims(MfmaShape shape);
 
-/// The shape of an instruction with 16-bit A/B and f32 accumulator for
-/// m x n x k, or an error for shapes this library has no layout for.
+/// The shape of an instruction with an f32 accumulator for m x n x k (K 8
+/// or 16: 16-bit A/B; K 2 or 4: fp32 A/B), or an error for shapes this
+/// library has no layout for.
 llvm::Expected<MfmaShape> getMfmaShape(int64_t m, int64_t n, int64_t k);
 
 /// Lanes of a wavefront: every MFMA here is issued by 64 lanes.
 inline constexpr int64_t kMfmaLanes = 64;
+
+/// The A (or B) elements one lane passes to one instruction, M_i K_i / 64:
+/// 4 for the 16-bit shapes, 1 for the fp32 ones.
+int64_t mfmaLaneElements(MfmaShape shape);
 
 //===----------------------------------------------------------------------===//
 // One instruction, one wavefront, as the ISA lays it out
@@ -98,15 +109,17 @@ llvm::Expected<LinearLayout> mfmaPackedOperandB(MfmaShape shape, int kPack);
 /// instruction tiles (M_i x N_i): FullRow puts every wave along M (spilling
 /// to N when M has fewer tiles than waves), FullCol along N, Square picks the
 /// split whose per-wave tile is closest to square (|log2(rows / cols)|
-/// smallest; ties go to more waves along M). Fails when m or n is not a
-/// power-of-two multiple of the instruction's or no split fits.
+/// smallest; ties go to more waves along M). m and n need not be powers of
+/// two: every wave gets the same whole number of tiles along each. Fails
+/// when m or n is not a multiple of the instruction's or no split fits.
 llvm::Expected<WarpPartition> computeWavePartition(GemmWarpPolicy policy,
                                                    int64_t m, int64_t n,
                                                    int64_t numWaves,
                                                    MfmaShape shape);
 
-/// The f32 accumulator of a blockM x blockN tile (powers of two, multiples
-/// of M_i * wavesM and N_i * wavesN).
+/// The f32 accumulator of a blockM x blockN tile (multiples of M_i *
+/// wavesM and N_i * wavesN; one that is not a power of two is laid out
+/// over the next power of two, PaddedLayout.h).
 llvm::Expected<LinearLayout> mfmaAccumulatorLayout(int64_t blockM,
                                                    int64_t blockN,
                                                    MfmaShape shape,
