@@ -208,6 +208,20 @@ mlir::FailureOr<AccumulatorPlan> planWgmma(tile::GemmOp gemm,
 /// window starts on, with atoms when a row is wider than one swizzle.
 mlir::FailureOr<tile::SwizzleAttr> wgmmaSwizzle(tile::GemmOp gemm, bool isA);
 
+/// The TMA-store part of tile-infer-layouts (PlanTmaStores.cpp): on chips
+/// with TMA, `#tile.tma_store` on the shared -> global copies of `kernel`
+/// that qualify, and the canonical swizzle on their sources where nothing
+/// else lays them out.
+void planTmaStores(mlir::Operation *kernel, const TargetInfo &target);
+
+/// The canonical wgmma / TMA swizzle of a shared rows x cols tile whose
+/// rows run along the contiguous dimension (a K-major operand, or a TMA
+/// store's source): the widest of 128B, 64B, 32B that tiles a row, with
+/// atoms when a row is wider than one swizzle; an error for a tile none
+/// fits.
+llvm::Expected<tile::SwizzleAttr> rowMajorSwizzle(mlir::MLIRContext *ctx,
+                                                  mlir::MemRefType type);
+
 } // namespace tilec::gemm
 
 #endif // TILEC_PASSES_GEMMLAYOUTS_H

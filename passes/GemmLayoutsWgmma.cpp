@@ -330,6 +330,11 @@ gemm::planWgmma(tile::GemmOp gemm, const TargetInfo &target, int64_t m,
                            std::to_string(shape->warps.warpsN) + " warpgroups"};
 }
 
+llvm::Expected<tile::SwizzleAttr> gemm::rowMajorSwizzle(MLIRContext *ctx,
+                                                        MemRefType type) {
+  return canonicalSwizzle(ctx, type, /*kMajor=*/true, /*mnStep=*/0);
+}
+
 FailureOr<tile::SwizzleAttr> gemm::wgmmaSwizzle(tile::GemmOp gemm, bool isA) {
   tile::MmaAttr mma = readMma(gemm);
   Value buffer = isA ? gemm.getA() : gemm.getB();

@@ -278,6 +278,22 @@ std::optional<TmaCopy> planTmaCopy(tile::CopyOp copy, mlir::Value dstBuffer,
 /// copy with the same tensor, box and swizzle.
 mlir::Value tensorMapArgument(mlir::gpu::GPUFuncOp func, const TmaCopy &plan);
 
+/// The same for any TMA box: the argument of map {tensor, box (innermost
+/// first), swizzle bytes} of the prim_func's tensor `tensor`.
+mlir::Value tensorMapArgument(mlir::gpu::GPUFuncOp func, int64_t tensor,
+                              llvm::ArrayRef<int64_t> box,
+                              int64_t swizzleBytes);
+
+/// The kernel argument (of the gpu.func, or before outlining of the
+/// prim_func) a global tensor view comes from, through a rebuilt view
+/// (memref.reinterpret_cast); null for anything else.
+mlir::BlockArgument tmaTensorArgument(mlir::Value tensor);
+
+/// A shared -> global tile.copy that tile-infer-layouts decided is a TMA
+/// store (`#tile.tma_store`, PlanTmaStores.cpp), in place (LowerTmaStore.cpp).
+mlir::LogicalResult lowerTmaStore(KernelLowering &kernel, tile::CopyOp copy,
+                                  tile::TmaStoreAttr plan);
+
 /// The TMA loads of `plan` into `dst` from the source at `srcOffsets`
 /// (one per source dimension), completing on mbarrier `mbar` (a shared
 /// pointer). Issued by the calling thread.

@@ -1133,8 +1133,12 @@ struct TileInferLayouts : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
         continue;
       }
       KernelInference inference(kernel, threads, warpSize);
-      if (mlir::failed(inference.run()))
+      if (mlir::failed(inference.run())) {
         failed = true;
+        continue;
+      }
+      // After the gemms' swizzles: which epilogue copies are TMA stores.
+      gemm::planTmaStores(kernel, *target);
     }
     if (failed)
       signalPassFailure();

@@ -20,6 +20,8 @@
 //   thread bits are zero.
 // - Fragment <-> fragment with the same layout: a register copy.
 // - Involving a local buffer: each thread copies the whole box itself.
+// - Shared -> global with a `#tile.tma_store` decision (sm_90a epilogues):
+//   TMA stores by one thread (LowerTmaStore.cpp).
 // - Otherwise (global/shared <-> global/shared): a strided T.Parallel loop
 //   over the squeezed box. When both sides' vectors start at provable
 //   multiples of `vec` (and a bounds check decides a whole vector), thread
@@ -30,7 +32,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "DeviceOps.h"
 #include "GemmLayouts.h"
+#include "GemmLowering.h"
 #include "SIMTLowering.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -221,6 +225,10 @@ public:
   explicit CopyLowering(KernelLowering &kernel) : kernel(kernel) {}
 
   LogicalResult lower(tile::CopyOp copy) {
+    // tile-infer-layouts' decision (PlanTmaStores.cpp).
+    if (auto plan = copy->getAttrOfType<tile::TmaStoreAttr>(
+            tile::TmaStoreAttr::getAttrName()))
+      return lowerTmaStore(kernel, copy, plan);
     Box src{copy.getSrc(), llvm::to_vector(copy.getSrcOffsets()),
             llvm::to_vector(copy.getSrcExtents())};
     Box dst{copy.getDst(), llvm::to_vector(copy.getDstOffsets()),
@@ -400,6 +408,9 @@ private:
       }
     }
 
+    if (!toFragment && storeMatrices(copy, frag, other))
+      return success();
+
     if (!toFragment && !storeOnce && width > 1 && !hasIEEEDivision()) {
       if (int64_t step = pairedStoreStep(layout, width, otherElement);
           step && alignedStarts(other, 2 * width) &&
@@ -475,6 +486,104 @@ private:
     }
     copy.erase();
     return success();
+  }
+
+  /// stmatrix (sm_90): a whole fragment into a whole 16-bit shared tile,
+  /// where the fragment is made of the mma / wgmma accumulator's 8x8
+  /// tiles: register bit 0 the next column, lane bits 0-1 columns 2 and
+  /// 4, lane bits 2-4 rows 1, 2, 4, every other register and warp bit a
+  /// multiple of 8 rows or columns. stmatrix.x4 then stores registers 8g ..
+  /// 8g + 7 of each lane (four 8x8 matrices, one 32-bit pair each) where
+  /// st.shared would take 4 instructions; lane i gives the address of row
+  /// i % 8 of matrix i / 8, 16 contiguous bytes also under a swizzle.
+  bool storeMatrices(tile::CopyOp copy, const Fragment &frag,
+                     const Box &other) {
+    const Layout &layout = frag.layout;
+    MemRefType type = other.type();
+    tile::TargetAttr target = tile::lookupTarget(copy);
+    if (!target || !target.getInfo().hasTMA() || !wholeBuffer(other) ||
+        type.getRank() != 2 || !type.hasStaticShape() ||
+        type.getElementTypeBitWidth() != 16 ||
+        !isa<FloatType>(type.getElementType()) || layout.rank() != 2 ||
+        layout.shape() != type.getShape() || layout.numLanes() != 32 ||
+        layout.replicaThreadMask() || layout.numRegisters() % 8 ||
+        layout.numRegisters() * layout.spannedThreads() !=
+            type.getNumElements() ||
+        layout.numThreads() != layout.spannedThreads() ||
+        !llvm::isPowerOf2_64(uint64_t(type.getDimSize(0))) ||
+        !llvm::isPowerOf2_64(uint64_t(type.getDimSize(1))) ||
+        layout.regFlat(0) != 0)
+      return false;
+    auto at = [&](int64_t r) { return layout.unflatten(layout.regFlat(r)); };
+    auto tiled = [](ArrayRef<int64_t> c) {
+      return c[0] % 8 == 0 && c[1] % 8 == 0;
+    };
+    ArrayRef<SmallVector<int64_t>> bases = layout.threadBases();
+    const int64_t laneBases[5][2] = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}};
+    if (bases.size() < 5 || at(1) != SmallVector<int64_t>{0, 1})
+      return false;
+    for (size_t t = 0; t < bases.size(); ++t)
+      if (t < 5 ? bases[t] !=
+                      SmallVector<int64_t>{laneBases[t][0], laneBases[t][1]}
+                : !tiled(bases[t]))
+        return false;
+    for (int64_t r = 2; r < layout.numRegisters(); r *= 2)
+      if (!tiled(at(r)))
+        return false;
+
+    OpBuilder b(copy);
+    Location loc = copy.getLoc();
+    Type element = type.getElementType();
+    auto idx = [&](int64_t v) { return constIndex(b, loc, v); };
+    Value tid = kernel.threadId();
+    Value lane = arith::AndIOp::create(b, loc, tid, idx(31));
+    Value m1 = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, lane, idx(3)), idx(1));
+    Value m2 = arith::AndIOp::create(
+        b, loc, arith::ShRUIOp::create(b, loc, lane, idx(4)), idx(1));
+    // Register 0's coordinates are the thread's: lane part below 8, warp
+    // part a multiple of 8 in each dimension.
+    SmallVector<Value> warpPart = kernel.coords(b, loc, layout, 0);
+    for (Value &c : warpPart)
+      c = arith::AndIOp::create(b, loc, c, idx(~int64_t(7)));
+    SmallVector<int64_t> o2 = at(2), o4 = at(4);
+    Value shared = castToWorkgroup(b, loc, other.buffer);
+    auto pair = VectorType::get({2}, element);
+    auto word = VectorType::get({1}, b.getI32Type());
+    for (int64_t g = 0; g < layout.numRegisters(); g += 8) {
+      // Matrix lane / 8 starts at at(g + 2 * (lane / 8)): XOR is linear.
+      SmallVector<int64_t> o = at(g);
+      SmallVector<Value> index;
+      for (int d = 0; d < 2; ++d) {
+        Value c = arith::XOrIOp::create(b, loc, warpPart[d], idx(o[d]));
+        c = arith::XOrIOp::create(
+            b, loc, c, arith::MulIOp::create(b, loc, m1, idx(o2[d])));
+        c = arith::XOrIOp::create(
+            b, loc, c, arith::MulIOp::create(b, loc, m2, idx(o4[d])));
+        index.push_back(c);
+      }
+      index[0] = arith::AddIOp::create(
+          b, loc, index[0], arith::AndIOp::create(b, loc, lane, idx(7)));
+      Value ptr =
+          sharedElementPointer(b, loc, shared, other.placed(b, loc, index),
+                               kernel.getOptions().indexBitwidth);
+      SmallVector<Value, 4> words;
+      for (int64_t m = 0; m < 4; ++m) {
+        int64_t r = g + 2 * m;
+        Value v = vector::FromElementsOp::create(
+            b, loc, pair,
+            ValueRange{castScalar(b, loc, kernel.loadRegister(b, loc, frag, r),
+                                  element),
+                       castScalar(b, loc,
+                                  kernel.loadRegister(b, loc, frag, r + 1),
+                                  element)});
+        words.push_back(vector::ExtractOp::create(
+            b, loc, vector::BitCastOp::create(b, loc, word, v), 0));
+      }
+      deviceOps(copy).matrixStore(b, loc, ptr, words);
+    }
+    copy.erase();
+    return true;
   }
 
   /// Paired stores (the mma accumulator's case): when lane bit 0 moves a

@@ -28,6 +28,8 @@
 // row-major, possibly rebuilt from a base pointer with dynamic sizes)
 // whose innermost dimension is static with rows of whole 16-byte units,
 // its box is at most 256 rows and the destination has a canonical swizzle.
+// The epilogues' TMA stores (LowerTmaStore.cpp) get their maps from the
+// same tensorMapArgument, keyed on {tensor, box, swizzle}.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,10 +51,11 @@ Value cIdx(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIndexOp::create(b, loc, v);
 }
 
-/// The kernel argument a global tensor view comes from: an argument of the
-/// gpu.func, or before outlining (tile-plan-warp-specialize asks) of the
-/// prim_func.
-BlockArgument tensorArgument(Value src) {
+} // namespace
+
+/// An argument of the gpu.func, or before outlining (tile-plan-warp-
+/// specialize asks) of the prim_func.
+BlockArgument simt::tmaTensorArgument(Value src) {
   if (auto cast = src.getDefiningOp<memref::ReinterpretCastOp>())
     src = cast.getSource();
   auto arg = dyn_cast<BlockArgument>(src);
@@ -61,12 +64,10 @@ BlockArgument tensorArgument(Value src) {
   return arg;
 }
 
-} // namespace
-
 std::optional<TmaCopy> simt::planTmaCopy(tile::CopyOp copy, Value dstBuffer,
                                          std::string &why,
                                          bool rowsCheckedAtLaunch) {
-  BlockArgument arg = tensorArgument(copy.getSrc());
+  BlockArgument arg = tmaTensorArgument(copy.getSrc());
   if (!arg) {
     why = "the source is not a kernel argument";
     return std::nullopt;
@@ -111,7 +112,6 @@ std::optional<TmaCopy> simt::planTmaCopy(tile::CopyOp copy, Value dstBuffer,
 }
 
 Value simt::tensorMapArgument(gpu::GPUFuncOp func, const TmaCopy &plan) {
-  MLIRContext *ctx = func.getContext();
   tile::CopyOp copy = plan.copy;
   int64_t rank = cast<MemRefType>(copy.getSrc().getType()).getRank();
   // Box extents, innermost dimension first.
@@ -120,11 +120,17 @@ Value simt::tensorMapArgument(gpu::GPUFuncOp func, const TmaCopy &plan) {
     box.push_back(d == rank - 1      ? plan.width
                   : d == plan.rowDim ? plan.rows
                                      : 1);
+  return tensorMapArgument(func, plan.argIndex, box, plan.swizzleBytes);
+}
+
+Value simt::tensorMapArgument(gpu::GPUFuncOp func, int64_t tensor,
+                              ArrayRef<int64_t> box, int64_t swizzleBytes) {
+  MLIRContext *ctx = func.getContext();
   Builder b(ctx);
   auto desc = b.getDictionaryAttr({
-      b.getNamedAttr("tensor", b.getI64IntegerAttr(plan.argIndex)),
+      b.getNamedAttr("tensor", b.getI64IntegerAttr(tensor)),
       b.getNamedAttr("box", b.getDenseI64ArrayAttr(box)),
-      b.getNamedAttr("swizzle", b.getI64IntegerAttr(plan.swizzleBytes)),
+      b.getNamedAttr("swizzle", b.getI64IntegerAttr(swizzleBytes)),
   });
   for (unsigned i = 0; i < func.getNumArguments(); ++i)
     if (func.getArgAttr(i, "tile.tensor_map") == desc)

@@ -182,6 +182,21 @@ WarpSpecializeAttr::verify(function_ref<InFlightDiagnostic()> emitError,
   return success();
 }
 
+LogicalResult TmaStoreAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                                   ArrayRef<int64_t> box, int64_t swizzle) {
+  // cuTensorMapEncodeTiled's limits: 1 to 5 dimensions, boxes of 1 to 256.
+  if (box.empty() || box.size() > 5 ||
+      llvm::any_of(box, [](int64_t d) { return d < 1 || d > 256; }))
+    return emitError() << "#tile.tma_store box has 1 to 5 extents in [1, "
+                          "256], got "
+                       << box.size() << " extents";
+  if (swizzle != 0 && swizzle != 32 && swizzle != 64 && swizzle != 128)
+    return emitError() << "#tile.tma_store swizzle is 0, 32, 64 or 128 "
+                          "bytes, got "
+                       << swizzle;
+  return success();
+}
+
 LogicalResult
 PartitionAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                       int64_t begin, int64_t threads) {

@@ -105,6 +105,16 @@ void DeviceOpBuilder::tmaLoad(OpBuilder &, Location, Value, Value, ValueRange,
                               Value) const {
   unsupported("TMA load");
 }
+void DeviceOpBuilder::tmaStore(OpBuilder &, Location, Value, Value,
+                               ValueRange) const {
+  unsupported("TMA store");
+}
+void DeviceOpBuilder::bulkCommitGroup(OpBuilder &, Location) const {
+  unsupported("bulk copy groups");
+}
+void DeviceOpBuilder::bulkWaitGroupRead(OpBuilder &, Location, int32_t) const {
+  unsupported("bulk copy groups");
+}
 void DeviceOpBuilder::fenceAsyncShared(OpBuilder &, Location) const {
   unsupported("async-proxy fence");
 }
@@ -115,6 +125,10 @@ void DeviceOpBuilder::setMaxRegisters(OpBuilder &, Location, int32_t,
 SmallVector<Value, 4> DeviceOpBuilder::matrixLoad(OpBuilder &, Location, Value,
                                                   int, bool) const {
   unsupported("warp matrix load");
+}
+void DeviceOpBuilder::matrixStore(OpBuilder &, Location, Value,
+                                  ValueRange) const {
+  unsupported("warp matrix store");
 }
 SmallVector<Value, 4> DeviceOpBuilder::mmaSync(OpBuilder &, Location, MmaShape,
                                                Type, Type, ValueRange,

@@ -139,6 +139,24 @@ public:
         /*isCTAOnly=*/b.getBoolAttr(false), NVVM::CTAGroupKindAttr(), Value());
   }
 
+  void tmaStore(OpBuilder &b, Location loc, Value tensorMap, Value src,
+                ValueRange coords) const override {
+    NVVM::CpAsyncBulkTensorSharedCTAToGlobalOp::create(
+        b, loc, tensorMap, src, coords, /*l2CacheHint=*/Value(),
+        NVVM::TMAStoreModeAttr::get(b.getContext(), NVVM::TMAStoreMode::TILE),
+        /*predicate=*/Value());
+  }
+
+  void bulkCommitGroup(OpBuilder &b, Location loc) const override {
+    NVVM::CpAsyncBulkCommitGroupOp::create(b, loc);
+  }
+
+  void bulkWaitGroupRead(OpBuilder &b, Location loc,
+                         int32_t pending) const override {
+    NVVM::CpAsyncBulkWaitGroupOp::create(b, loc, b.getI32IntegerAttr(pending),
+                                         b.getUnitAttr());
+  }
+
   void fenceAsyncShared(OpBuilder &b, Location loc) const override {
     NVVM::FenceProxyOp::create(
         b, loc,
@@ -170,6 +188,15 @@ public:
     for (int64_t i = 0; i < count; ++i)
       words.push_back(LLVM::ExtractValueOp::create(b, loc, res, i));
     return words;
+  }
+
+  void matrixStore(OpBuilder &b, Location loc, Value ptr,
+                   ValueRange words) const override {
+    MLIRContext *ctx = b.getContext();
+    NVVM::StMatrixOp::create(
+        b, loc, ptr, words, NVVM::MMALayoutAttr::get(ctx, NVVM::MMALayout::row),
+        NVVM::LdStMatrixShapeAttr::get(ctx, 8, 8),
+        NVVM::LdStMatrixEltTypeAttr::get(ctx, NVVM::LdStMatrixEltType::B16));
   }
 
   SmallVector<Value, 4> mmaSync(OpBuilder &b, Location loc, MmaShape shape,

@@ -147,3 +147,25 @@ func.func @bad_roles() attributes {x = #tile.warp_specialize<consumers = 192, pr
 func.func @bad_registers() attributes {x = #tile.warp_specialize<consumers = 256, producers = 128, registers = [240, 20]>} {
   return
 }
+
+// -----
+
+// CHECK-LABEL: func.func @tma_store
+// CHECK: x = #tile.tma_store<box = [64, 1, 128, 1], swizzle = 128>
+func.func @tma_store() attributes {x = #tile.tma_store<box = [64, 1, 128, 1], swizzle = 128>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.tma_store box has 1 to 5 extents in [1, 256], got 2 extents}}
+func.func @bad_tma_box() attributes {x = #tile.tma_store<box = [64, 512], swizzle = 128>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{#tile.tma_store swizzle is 0, 32, 64 or 128 bytes, got 16}}
+func.func @bad_tma_swizzle() attributes {x = #tile.tma_store<box = [64, 128], swizzle = 16>} {
+  return
+}

@@ -398,6 +398,40 @@ def Tile_WarpSpecializeAttr : AttrDef<Tile_Dialect, "WarpSpecialize"> {
   }];
 }
 
+def Tile_TmaStoreAttr : AttrDef<Tile_Dialect, "TmaStore"> {
+  let mnemonic = "tma_store";
+  let summary = "a shared -> global tile.copy done by the TMA unit";
+  let description = [{
+    Recorded by tile-infer-layouts (PlanTmaStores.cpp) as `tile.tma_store`
+    on a `tile.copy` from a whole 2-D shared buffer into a box of a kernel
+    tensor argument, on chips with TMA; tile-lower-simt follows it
+    (LowerTmaStore.cpp): the threads fence their shared writes for the
+    async proxy, a barrier, then one thread issues one
+    `cp.async.bulk.tensor` store per box and waits for the boxes to be read.
+
+    - `box`: the tensor map's box, innermost dimension first (the swizzle
+      atom's width, then the buffer's rows along the destination dimension
+      they run on, 1 elsewhere);
+    - `swizzle`: the map's swizzle in bytes (0, 32, 64, 128), the shared
+      buffer's `tile.swizzle` mode (boxes then cover one atom each).
+
+    ```mlir
+    tile.copy %O_shared[%c0, %c0] to %Output[%b, %r, %h, %c0] [128, 128] ...
+        {tile.tma_store = #tile.tma_store<box = [64, 1, 128, 1], swizzle = 128>}
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$box, "int64_t":$swizzle);
+  let assemblyFormat = [{
+    `<` `box` `=` `[` $box `]` `,` `swizzle` `=` $swizzle `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::llvm::StringLiteral getAttrName() {
+      return ::llvm::StringLiteral("tile.tma_store");
+    }
+  }];
+}
+
 //===----------------------------------------------------------------------===//
 // Op enums
 //===----------------------------------------------------------------------===//

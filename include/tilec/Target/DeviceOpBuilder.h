@@ -135,6 +135,19 @@ public:
   virtual void tmaLoad(mlir::OpBuilder &b, mlir::Location loc,
                        mlir::Value dst, mlir::Value tensorMap,
                        mlir::ValueRange coords, mlir::Value mbar) const;
+  /// A TMA tile store: shared `src` (a shared::cta pointer) into the box
+  /// at `coords` (i32, innermost first) of `tensorMap`, elements past the
+  /// tensor's edges not written; tracked by this thread's bulk groups.
+  virtual void tmaStore(mlir::OpBuilder &b, mlir::Location loc,
+                        mlir::Value tensorMap, mlir::Value src,
+                        mlir::ValueRange coords) const;
+  /// Closes this thread's uncommitted bulk copies into a group
+  /// (cp.async.bulk.commit_group).
+  virtual void bulkCommitGroup(mlir::OpBuilder &b, mlir::Location loc) const;
+  /// Waits until at most `pending` of this thread's bulk groups still
+  /// read their shared sources (cp.async.bulk.wait_group.read).
+  virtual void bulkWaitGroupRead(mlir::OpBuilder &b, mlir::Location loc,
+                                 int32_t pending) const;
   /// Orders this thread's generic-proxy shared-memory accesses before
   /// later async-proxy ones (TMA, wgmma): fence.proxy.async.shared::cta.
   virtual void fenceAsyncShared(mlir::OpBuilder &b, mlir::Location loc) const;
@@ -154,6 +167,11 @@ public:
   virtual llvm::SmallVector<mlir::Value, 4>
   matrixLoad(mlir::OpBuilder &b, mlir::Location loc, mlir::Value ptr,
              int count, bool transpose) const;
+  /// Warp-wide store of `words.size()` (1, 2 or 4) 8x8 matrices of 16-bit
+  /// elements into shared memory at `ptr` (each lane's row address), word
+  /// i of a lane holding its two elements of matrix i (stmatrix .x1/.x2/.x4).
+  virtual void matrixStore(mlir::OpBuilder &b, mlir::Location loc,
+                           mlir::Value ptr, mlir::ValueRange words) const;
   /// One warp-synchronous MMA of `shape` with A row-major and B
   /// column-major, A and B of element types `aType` / `bType` (f16, bf16,
   /// f32 multiplied as tf32, f8E4M3FN, f8E5M2) packed in i32 words `a`, `b`
