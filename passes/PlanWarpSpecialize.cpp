@@ -498,8 +498,10 @@ bool holdsMultiprocessor(tile::WarpSpecializeAttr roles,
 /// beside P V_{j-1}. Decided where the overlap applies (the last gemm may
 /// stay in flight, the trip count is a constant, the roles hold the
 /// multiprocessor) and three stages fit; `--overlap-gemms` asks for it
-/// without these conditions, `--no-overlap-gemms` never.
-bool overlapPays(tile::PipelinedOp loop, tile::WarpSpecializeAttr roles,
+/// without these conditions, `--no-overlap-gemms` never. Where it pays,
+/// the ring is left deepened (and the storage groups that made the room
+/// recorded); where not, the loop is left as it was.
+bool deepenRingForOverlap(tile::PipelinedOp loop, tile::WarpSpecializeAttr roles,
                  const TargetInfo &target) {
   std::optional<int64_t> lb = getConstantIntValue(loop.getLb()),
                          ub = getConstantIntValue(loop.getUb()),
@@ -624,7 +626,7 @@ struct TilePlanWarpSpecialize
                      (configured(loop, "tile.overlap_gemms")
                           ? lastGemmMayStayInFlight(loop)
                           : !configured(loop, "tile.pingpong_gemms") &&
-                                overlapPays(loop, *roles, *target));
+                                deepenRingForOverlap(loop, *roles, *target));
       if (overlap)
         loop->setAttr(simt::kLastGemmInFlightAttr,
                       UnitAttr::get(loop.getContext()));

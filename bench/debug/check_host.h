@@ -51,6 +51,12 @@ inline bool ok(CUresult r, const char *what) {
 
 /// Device 0's primary context, made current; false (after saying why) when
 /// there is no usable GPU.
+/// The header of the checks' common table (Tally rows follow it).
+inline void printCheckTableHeader() {
+  std::printf("| case | elements | mismatches | max error | verdict |\n");
+  std::printf("|---|---|---|---|---|\n");
+}
+
 inline bool initDevice() {
   CUdevice dev;
   CUcontext ctx;

@@ -69,8 +69,7 @@ void checkSerialBreak(const char *what, Launch launch) {
 int main() {
   if (!initDevice())
     return 1;
-  std::printf("| case | elements | mismatches | max error | verdict |\n");
-  std::printf("|---|---|---|---|---|\n");
+  printCheckTableHeader();
   checkSerialBreak("break / continue in T.serial (256 rows x 64)",
                    [](auto... a) {
                      return conf7::serial_break::serial_break(a...);

@@ -145,8 +145,7 @@ int main() {
     return 1;
   Inputs in = makeInputs();
   std::vector<double> ref = reference(in);
-  std::printf("| case | elements | mismatches | max error | verdict |\n");
-  std::printf("|---|---|---|---|---|\n");
+  printCheckTableHeader();
   check("paged sparse GQA decode, sm_90a (8 x 32 heads, 6 blocks, 3 splits)",
         in, ref, [](auto... a) { return conf8::paged_sm90::flashattn(a...); });
   check("paged sparse GQA decode, sm_80 PTX (8 x 32 heads, 6 blocks, 3 splits)",

@@ -234,8 +234,7 @@ void timeFlash() {
 int main() {
   if (!initDevice())
     return 1;
-  std::printf("| case | elements | mismatches | max error | verdict |\n");
-  std::printf("|---|---|---|---|---|\n");
+  printCheckTableHeader();
   checkFlash("FA 128x128 / 256 thr, 1x1024x2x128 (full tiles)", 1, 1024, 2, 128,
              [](auto... a) { return tmast8::fa_full::flash_attention(a...); });
   checkFlash("FA 128x128 / 256 thr, 1x4000x2x128 (partial last tile)", 1, 4000,

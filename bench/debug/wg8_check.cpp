@@ -98,8 +98,7 @@ void checkTwo() {
 int main() {
   if (!initDevice())
     return 1;
-  std::printf("| case | elements | mismatches | max error | verdict |\n");
-  std::printf("|---|---|---|---|---|\n");
+  printCheckTableHeader();
   checkWs();
   checkTwo();
   return allOk ? 0 : 1;
