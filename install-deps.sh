@@ -28,6 +28,15 @@ if ((${#missing[@]})); then
     </dev/null
 fi
 
+# numpy, for the tests of the GPU scripts' host-side references (lit's
+# `numpy` feature), in the python3 the tests run: the first on PATH, which
+# need not be Debian's (a pyenv one has its own site-packages).
+if ! python3 -c "import numpy" 2>/dev/null; then
+  echo "install-deps: installing numpy for $(command -v python3)"
+  python3 -m pip install --quiet numpy </dev/null ||
+    echo "install-deps: warning: numpy could not be installed; the tests that need it are skipped" >&2
+fi
+
 # The CUDA toolkit (ptxas, cuda.h) is not a Debian package here: it comes
 # with the machine image at /usr/local/cuda. Say so plainly if it is absent.
 if [[ ! -x /usr/local/cuda/bin/ptxas || ! -f /usr/local/cuda/include/cuda.h ]]; then

@@ -7,6 +7,7 @@
 // no pass takes a chip option:
 //
 //   tile-uninitialized-reads (warnings only)
+//   -> tile-guard-global-accesses
 //   -> [tile-strip-debug] -> [tile-fast-math] -> tile-decompose-scan
 //   -> tile-infer-layouts -> tile-plan-pipeline -> tile-plan-warp-specialize
 //   -> tile-insert-barriers
@@ -31,6 +32,9 @@ void tilec::buildTileToGPUPipeline(OpPassManager &pm,
                                    const TileToGPUOptions &opts) {
   // First, on the ops as written: the order of the source.
   pm.addPass(createTileUninitializedReads());
+  // TileLang's bounds-checked element accesses to global tensors, on the
+  // ops as written: the lowering then sees them as guards a user wrote.
+  pm.addPass(createTileGuardGlobalAccesses());
   if (opts.stripDebug)
     pm.addPass(createTileStripDebug());
   // Early, so that every pass sees the flags on the ops the user wrote and

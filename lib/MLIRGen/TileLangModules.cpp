@@ -520,6 +520,8 @@ void Elaborator::applyPassConfigs(func::FuncOp func,
     func->setAttr("tile.disable_tma_lower", builder.getUnitAttr());
   if (configSet(fn, "tl.disable_warp_specialized"))
     func->setAttr("tile.disable_warp_specialized", builder.getUnitAttr());
+  if (configSet(fn, "tl.disable_safe_memory_legalize"))
+    func->setAttr("tile.disable_safe_memory_access", builder.getUnitAttr());
   if (configSet(fn, "tl.disable_shared_memory_reuse"))
     func->setAttr("tile.disable_shared_memory_reuse", builder.getUnitAttr());
 }

@@ -69,6 +69,9 @@ FailureOr<std::string> renderLayouts(ModuleOp module, const std::string &chip,
   if (!recorded || recorded.getChip() != chip)
     return failure();
   PassManager pm(module.getContext());
+  // As the compile runs them (passes/Pipeline.cpp): the guards of global
+  // accesses are in the loops whose layouts are pictured.
+  pm.addPass(createTileGuardGlobalAccesses());
   pm.addPass(createTileDecomposeScan());
   pm.addPass(createTileInferLayouts());
   pm.addPass(createTilePlanPipeline());

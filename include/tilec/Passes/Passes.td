@@ -47,6 +47,35 @@ def TileUninitializedReads : Pass<"tile-uninitialized-reads", "::mlir::ModuleOp"
   let dependentDialects = ["::tilec::tile::TileDialect"];
 }
 
+def TileGuardGlobalAccesses : Pass<"tile-guard-global-accesses", "::mlir::ModuleOp"> {
+  let summary = "Bounds-check element accesses to global tensors (TileLang's safe memory access)";
+  let description = [{
+    An element load, store or atomic on a kernel's global tensor argument
+    whose index the pass cannot prove inside the tensor's shape (intervals
+    of block / thread indices and loop variables, the grid or loop bound
+    being the extent itself, the conditions of the `if`s around it) runs
+    under `scf.if` of the missing checks; a load yields 0 where they fail.
+    TileLang's LegalizeSafeMemoryAccess gives these accesses that meaning;
+    its `TL_DISABLE_SAFE_MEMORY_ACCESS` pass config
+    (`tile.disable_safe_memory_access` on the prim_func or the module)
+    turns it off. Constant indices are not checked. Runs on the ops as
+    written, before layout inference. passes/GuardGlobalAccesses.cpp.
+
+    ```mlir
+    memref.store %v, %Logits[%bx, %idx] : memref<?x?xf32>
+    // becomes, %seq_len_kv being the tensor's second extent:
+    %in = arith.cmpi slt, %idx, %seq_len_kv : index
+    scf.if %in {
+      memref.store %v, %Logits[%bx, %idx] : memref<?x?xf32>
+    }
+    ```
+  }];
+  let dependentDialects = ["::tilec::tile::TileDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def TileStripDebug : Pass<"tile-strip-debug"> {
   let summary = "Remove tile.print and tile.device_assert ops";
   let description = [{
