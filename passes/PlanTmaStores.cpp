@@ -44,6 +44,9 @@ using namespace tilec::gemm;
 
 namespace {
 
+/// The alignment of a shared buffer TMA reads a box from.
+constexpr int64_t kTmaSharedAlignment = 128;
+
 constexpr llvm::StringLiteral kDisableTma = "tile.disable_tma_lower";
 
 /// TileLang's TL_DISABLE_TMA_LOWER on the prim_func holding `kernel` or on
@@ -223,5 +226,13 @@ void gemm::planTmaStores(Operation *kernel, const TargetInfo &target) {
         swizzled ? int64_t(16) << int64_t(swizzle.getMode()) : int64_t(0);
     copy->setAttr(tile::TmaStoreAttr::getAttrName(),
                   tile::TmaStoreAttr::get(ctx, box, bytes));
+    // A TMA box is read from a 128-byte aligned shared address (swizzled
+    // ones from the 1024-byte period, above). tile-plan-shared's 16 bytes
+    // put kda's Sum_Akk_shared at byte 2832: the kernel faulted.
+    int64_t align = 0;
+    if (auto want = alloc->getAttrOfType<IntegerAttr>("tile.align"))
+      align = want.getInt();
+    if (align < kTmaSharedAlignment)
+      alloc->setAttr("tile.align", b.getI64IntegerAttr(kTmaSharedAlignment));
   }
 }
