@@ -109,7 +109,9 @@ LogicalResult lowerTmaCopy(KernelLowering &kernel, tile::TmaCopyOp op) {
       tile::MmaAttr mma = gemm::readMma(gemm);
       (mma && mma.getKind() == tile::MmaKind::wgmma ? wgmmaReads : otherReads) =
           true;
-    } else if (!isa<tile::TmaCopyOp>(user)) {
+    } else if (!isa<tile::TmaCopyOp, memref::MemorySpaceCastOp>(user)) {
+      // (The workgroup-space casts are the lowered T.tma_copy ops' own,
+      // when several fill one buffer.)
       otherReads = true;
     }
   }

@@ -13,6 +13,7 @@
 #include "pv_sm_90.h"
 #include "stage_sm_80.h"
 #include "stage_sm_90.h"
+#include "tma_sm_90.h"
 #ifdef WG9_BARRIERPIPE
 #include "barrierpipe.h"
 #endif
@@ -63,7 +64,7 @@ void compare(Tally &t, const char *what, const std::vector<float> &out,
 constexpr int M = 64, N = 64, Half = 256, D = 2 * Half, KS = 256;
 
 template <typename Launch>
-void checkHalves(const char *label, Launch launch) {
+void checkHalves(const char *label, Launch launch, int D = ::D) {
   std::vector<double> q, k;
   auto hq = halves(size_t(M) * D, q), hk = halves(size_t(N) * D, k);
   std::vector<float> s(size_t(M) * N, std::nanf(""));
@@ -158,6 +159,13 @@ int main() {
                 return wg9::halves_sm_80::gemm_regions(q, k, s, nullptr);
               });
   checkAsync();
+  checkHalves("tma sm_90a: the halves of 64 x 256 Q, K fed by T.tma_copy "
+              "into Q_s[:, :128], Q_s[:, 128:], K_s[1, :, :128], "
+              "K_s[1, :, 128:]",
+              [](CUdeviceptr q, CUdeviceptr k, CUdeviceptr s) {
+                return wg9::tma_sm_90::gemm_regions(q, k, s, nullptr);
+              },
+              256);
   checkPv("pv sm_90a: O2 = P V[:, 256:] (B a region of columns)",
           [](CUdeviceptr p, CUdeviceptr v, CUdeviceptr o) {
             return wg9::pv_sm_90::gemm_regions(p, v, o, nullptr);

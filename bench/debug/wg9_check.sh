@@ -10,6 +10,9 @@
 #   async   the same as T.wgmma_gemm (scale-d = 0 for clear_accum) plus
 #           S2 = Q[:, 256:] K[:, 256:]^T into a second accumulator, one
 #           T.wait_wgmma(0) (sm_90a only);
+#   tma     the halves of a 64 x 256 Q times K fed by T.tma_copy into
+#           regions (whole swizzle atoms of Q_s and of stage 1 of a
+#           two-stage K_s) in a T.ws producer region (sm_90a only);
 #   pv      O2 = P V[:, 256:], B a region of columns (MN-major on wgmma);
 #   acc     O[:, :64] = P V[:, :64] and O[:, 64:] = P V[:, 64:], the
 #           accumulator's halves (each gemm a subset of its registers);
@@ -45,6 +48,7 @@ for t in sm_90a sm_80; do
   build stage_$s $t $src -D 'mode="stage"'
 done
 build async_sm_90 sm_90a $src -D 'mode="async"'
+build tma_sm_90 sm_90a $src -D 'mode="tma"' -D half=128
 defs=()
 if [[ -f $bp ]] && build barrierpipe sm_90a "$bp" -D block_M=128 -D block_N=128 \
   -D block_K=64 -D M=512 -D N=512 -D K=512 2>"$out/barrierpipe.err"; then
