@@ -184,13 +184,25 @@ private:
                      : "float16 or bfloat16 A and B of one type and")
              << " a float32 accumulator, got " << aType.getElementType() << ", "
              << bType.getElementType() << " -> " << cType.getElementType();
-    if (aType.getRank() != 2 || bType.getRank() != 2 || cType.getRank() != 2)
+    // A region (Q_s[:, 256:], a ring's stage A_s[k % 2, :, :]) of a shared
+    // operand reads the tile its buffer's layout stores from an origin; a
+    // region of the accumulator (acc_o[:, 256:]) is a subset of its
+    // registers (below); a region of a fragment A is not lowered yet.
+    if (gemm.isRegion(0) &&
+        isSpace(gemm.getOperandBuffer(0), tile::MemorySpace::fragment))
+      return gemm.emitError()
+             << "T.gemm on a region of the fragment `" << a.getName()
+             << "` as operand A is not supported yet (a region of a shared "
+                "buffer is); use a fragment of the region's shape";
+    if ((aType.getRank() != 2 && !gemm.isRegion(0)) ||
+        (bType.getRank() != 2 && !gemm.isRegion(1)) || cType.getRank() != 2)
       return gemm.emitError("T.gemm operands must be 2-D tiles");
-    int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-    int64_t am = aType.getDimSize(gemm.getTransposeA() ? 1 : 0);
-    int64_t k = aType.getDimSize(gemm.getTransposeA() ? 0 : 1);
-    int64_t bk = bType.getDimSize(gemm.getTransposeB() ? 1 : 0);
-    int64_t bn = bType.getDimSize(gemm.getTransposeB() ? 0 : 1);
+    int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
+    std::array<int64_t, 2> aShape = gemm.getOperandShape(0),
+                           bShape = gemm.getOperandShape(1);
+    int64_t am = aShape[gemm.getTransposeA() ? 1 : 0];
+    int64_t bk = bShape[gemm.getTransposeB() ? 1 : 0];
+    int64_t bn = bShape[gemm.getTransposeB() ? 0 : 1];
     if (am != m || bn != n || bk != k)
       return gemm.emitError()
              << "T.gemm shapes disagree: A gives " << am << "x" << k << ", B "
@@ -228,6 +240,8 @@ private:
                             aInRegisters);
     }
     if (failed(plan))
+      return failure();
+    if (gemm.isRegion(2) && failed(tileOverFragment(gemm, c, *plan)))
       return failure();
     if (failed(pinFragment(gemm, c, plan->layout, "needs " + plan->what)))
       return failure();
@@ -281,6 +295,34 @@ private:
       return failure();
     }
     return pickShared(gemm, b, /*isA=*/false);
+  }
+
+  /// A gemm writing a region of its accumulator: the fragment takes the
+  /// accumulator layout of the decided warp split over its whole shape,
+  /// which holds each region (at an origin on the warps' grid) in the
+  /// registers the instruction's fragment puts it in; the lowering checks
+  /// that thread by thread and names the region where it does not.
+  LogicalResult tileOverFragment(tile::GemmOp gemm, tile::AllocOp c,
+                                 gemm::AccumulatorPlan &plan) {
+    tile::MmaAttr mma = gemm::readMma(gemm);
+    auto type = cast<MemRefType>(c.getType());
+    int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+    WarpPartition warps{mma.getWarpsM(), mma.getWarpsN()};
+    llvm::Expected<LinearLayout> layout =
+        kind == MMAKind::WarpSync ? mmaAccumulatorLayout(rows, cols, warps)
+        : kind == MMAKind::Warpgroup
+            ? wgmmaTiledAccumulatorLayout(rows, cols, warps, mma.getN())
+            : llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                      "not on the MFMA path yet");
+    if (!layout)
+      return gemm.emitError()
+             << "T.gemm on a region of the accumulator `" << c.getName()
+             << "`: no " << path << " accumulator layout over its " << rows
+             << "x" << cols << " tile: " << errorText(layout.takeError());
+    plan.layout = std::move(*layout);
+    plan.what += ", tiled over the whole fragment (this T.gemm writes a "
+                 "region of it)";
+    return success();
   }
 
   /// mma.sync m16n8k16: the warp split and the block accumulator.
@@ -367,8 +409,9 @@ private:
     auto type = cast<MemRefType>(alloc.getType());
     int64_t elemBytes = type.getElementTypeBitWidth() / 8;
     XorSwizzle swizzle;
+    ArrayRef<int64_t> tileShape = type.getShape().take_back(2);
     llvm::Expected<SharedLayout> layout =
-        pickSharedLayout(type.getDimSize(0), type.getDimSize(1), elemBytes);
+        pickSharedLayout(tileShape[0], tileShape[1], elemBytes);
     if (!layout) {
       llvm::consumeError(layout.takeError());
     } else if (gemm::onlyGemmUses(alloc)) {

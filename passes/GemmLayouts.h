@@ -174,6 +174,15 @@ swizzledIndices(mlir::OpBuilder &b, mlir::Location loc,
                 llvm::ArrayRef<int64_t> shape, const XorSwizzle &swizzle,
                 int64_t atom, mlir::Value row, mlir::Value col);
 
+/// Why the region operand `i` (0: A, 1: B) of `gemm` cannot be read by
+/// wgmma descriptors from its buffer's canonical layout `swizzle` (empty
+/// when it can): its origin must lie on an 8-row group and on the K grid
+/// of the instruction (`kStep` columns) for a K-major operand, on a
+/// swizzle atom along M or N for an MN-major one.
+std::string regionOriginProblem(tile::GemmOp gemm, unsigned i,
+                                tile::SwizzleAttr swizzle, bool kMajor,
+                                int64_t kStep);
+
 /// The wgmma part of inferGemmLayouts (GemmLayoutsWgmma.cpp).
 ///
 /// Whether every tile.gemm of `kernel` can take wgmma: f16/bf16 A and B

@@ -126,9 +126,11 @@ llvm::Expected<tile::SwizzleAttr> canonicalSwizzle(MLIRContext *ctx,
   auto fail = [](const Twine &why) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), why);
   };
-  if (type.getRank() != 2 || !type.hasStaticShape())
-    return fail("a wgmma operand is a static 2-D tile");
-  int64_t rows = type.getDimSize(0), cols = type.getDimSize(1);
+  // A 3-D buffer is a ring of 2-D tiles (a gemm reads one stage of it).
+  if (type.getRank() < 2 || type.getRank() > 3 || !type.hasStaticShape())
+    return fail("a wgmma operand is a static 2-D tile, or a ring of them");
+  int64_t rows = type.getShape().take_back(2)[0];
+  int64_t cols = type.getShape().take_back(2)[1];
   int64_t elemBytes = type.getElementTypeBitWidth() / 8;
   if (rows % 8 || !llvm::isPowerOf2_64(uint64_t(cols)))
     return fail("a wgmma operand needs rows a multiple of 8 and a "
@@ -197,6 +199,46 @@ bool wgmmaOperandUses(tile::AllocOp alloc) {
 
 } // namespace
 
+std::string gemm::regionOriginProblem(tile::GemmOp gemm, unsigned i,
+                                      tile::SwizzleAttr swizzle, bool kMajor,
+                                      int64_t kStep) {
+  if (!gemm.isRegion(i) || !swizzle)
+    return "";
+  auto type = cast<MemRefType>(gemm.getOperandBuffer(i).getType());
+  std::array<int64_t, 2> origin = gemm.getOperandOrigin(i);
+  int64_t cols = type.getShape().back();
+  int64_t width = swizzle.getAtom() ? swizzle.getAtom() : cols;
+  // Storage (row, col) as (M or N, K) for a K-major operand, else (K, M
+  // or N).
+  int64_t mn = kMajor ? origin[0] : origin[1];
+  int64_t k = kMajor ? origin[1] : origin[0];
+  std::string name =
+      gemm.getOperandBuffer(i).getDefiningOp<tile::AllocOp>().getName().str();
+  std::string at = "the region of `" + name + "` at (" +
+                   std::to_string(origin[0]) + ", " +
+                   std::to_string(origin[1]) + ")";
+  if (kMajor) {
+    if (mn % 8)
+      return at + " starts inside a group of 8 rows of the swizzle (its "
+                  "row offset must be a multiple of 8)";
+    if (k % kStep)
+      return at + " starts inside a k" + std::to_string(kStep) +
+             " window of the " + std::to_string(width) +
+             "-column swizzle atom (its column offset must be a multiple of " +
+             std::to_string(kStep) + ")";
+    return "";
+  }
+  if (mn % width)
+    return at + " starts inside a " + std::to_string(width) +
+           "-column swizzle atom (wgmma reads M or N from atom boundaries: "
+           "its column offset must be a multiple of " +
+           std::to_string(width) + ")";
+  if (k % 8)
+    return at + " starts inside a group of 8 rows of the swizzle (its row "
+                "offset must be a multiple of 8)";
+  return "";
+}
+
 bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
                      int64_t threads, std::string &why) {
   llvm::DenseMap<Operation *, tile::SwizzleAttr> chosen;
@@ -219,10 +261,15 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
     auto bType = cast<MemRefType>(b.getType());
     auto cType = cast<MemRefType>(c.getType());
     Type in = aType.getElementType(), inB = bType.getElementType();
-    if (aType.getRank() != 2 || bType.getRank() != 2 || cType.getRank() != 2 ||
+    if ((aType.getRank() != 2 && !gemm.isRegion(0)) ||
+        (bType.getRank() != 2 && !gemm.isRegion(1)) || cType.getRank() != 2 ||
         !cType.getElementType().isF32()) {
       why = "a T.gemm's operands are not 2-D tiles with a float32 "
             "accumulator";
+      return WalkResult::interrupt();
+    }
+    if (aInRegisters && gemm.isRegion(0)) {
+      why = "a T.gemm reads a region of a fragment as its A operand";
       return WalkResult::interrupt();
     }
     // 8-bit wgmma reads both operands K-major from shared memory (the
@@ -238,8 +285,7 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
             "T.gemm";
       return WalkResult::interrupt();
     }
-    int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-    int64_t k = aType.getDimSize(gemm.getTransposeA() ? 0 : 1);
+    int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
     llvm::Expected<WgmmaShape> shape =
         wgmmaShape(target, toPolicy(gemm.getPolicy()), m, n, k, in, inB,
                    simt::threadsOf(gemm, threads)); // T.ws: the region's
@@ -271,6 +317,19 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
     if ((!aInRegisters && !pick(a, !gemm.getTransposeA(), 64)) ||
         !pick(b, gemm.getTransposeB(), shape->instrN))
       return WalkResult::interrupt();
+    // A region's descriptors start at its origin in the canonical layout:
+    // on an instruction's K grid and an 8-row group, and along M or N on
+    // an atom (regionOriginProblem).
+    for (unsigned i : {0u, 1u}) {
+      if (!gemm.isRegion(i))
+        continue;
+      tile::AllocOp alloc = i ? b : a;
+      bool kMajor = i ? gemm.getTransposeB() : !gemm.getTransposeA();
+      why = regionOriginProblem(gemm, i, chosen.lookup(alloc), kMajor,
+                                shape->instr->k);
+      if (!why.empty())
+        return WalkResult::interrupt();
+    }
     return WalkResult::advance();
   });
   return !walk.wasInterrupted();

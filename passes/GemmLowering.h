@@ -24,11 +24,17 @@
 namespace tilec::simt {
 
 /// A shared operand buffer: a 2-D tile, or one stage of a ring of them
-/// (a 3-D buffer, stage first).
+/// (a 3-D buffer, stage first); a gemm reading a region of it reads the
+/// tile from (row, col) on.
 struct SharedSlot {
   mlir::Value buffer;
   mlir::Value stage; // null for a 2-D buffer
+  int64_t row = 0, col = 0;
 };
+
+/// The slot gemm operand `i` (0: A, 1: B) reads: its buffer, the stage
+/// index of a region of a 3-D buffer, the region's origin.
+SharedSlot operandSlot(tile::GemmOp op, unsigned i);
 
 /// Indices into `slot` of tile element (row, col), swizzled as its buffer's
 /// `tile.swizzle` says.
@@ -71,8 +77,9 @@ public:
 
   int64_t numSteps() const { return kDim / kStep; }
   /// Per-thread addressing values, at `b` (which must dominate every later
-  /// call), for operands in `bufferA` / `bufferB` (2-D tiles or rings).
-  void setUp(mlir::OpBuilder &b, mlir::Value bufferA, mlir::Value bufferB);
+  /// call), for operands in `slotA` / `slotB`'s buffers (2-D tiles or
+  /// rings; the stages are given per load, the regions' origins here).
+  void setUp(mlir::OpBuilder &b, SharedSlot slotA, SharedSlot slotB);
   /// The A and B fragments of k-step `step` (stages null for 2-D buffers):
   /// A's words (4 per m16 tile), then B's (2 per n8 tile, in tile order).
   llvm::SmallVector<mlir::Value> loadFragments(mlir::OpBuilder &b,
@@ -122,7 +129,11 @@ private:
   int64_t bWord[2][2] = {};
   std::set<int64_t> mTiles, nTiles;
   llvm::SmallVector<int64_t> ms, ns;
+  /// tileOfOrigin[(m0, n0)]: the index into `groups` of the tile at
+  /// (m0, n0) of the gemm's C (the region's, where C is one); groups[t]:
+  /// the accumulator's register group (registers 4g .. 4g + 3) holding it.
   std::map<std::pair<int64_t, int64_t>, int64_t> tileOfOrigin;
+  llvm::SmallVector<int64_t> groups;
   /// ldmatrix.x4 of A, of pairs of B's n8 tiles, and .x2 of B's odd last
   /// n8 tile.
   LdmatrixPlan planA, planB, planB2;
@@ -133,6 +144,7 @@ private:
   llvm::SmallVector<int64_t> aRegisters;
   // From setUp.
   mlir::Value bufferA, bufferB, sharedA, sharedB;
+  std::pair<int64_t, int64_t> originA{0, 0}, originB{0, 0};
   mlir::Value warpRow, warpCol, aRow, aCol, bRow, bHigh, bLow;
   mlir::Value bRow2, bCol2; // only with an odd number of n8 tiles
   mlir::Value bElemCol;     // B's lane column (n) for element loads
@@ -232,7 +244,8 @@ private:
                              const WgmmaOperand &d, mlir::Value wgOffset);
   /// wgmma with A from registers (`a` four 32-bit words) on `d`.
   mlir::Value issueRegisterA(mlir::OpBuilder &b, mlir::Value d,
-                             mlir::ValueRange a, mlir::Value descB);
+                             mlir::ValueRange a, mlir::Value descB,
+                             bool accumulate);
 
   KernelLowering *kernel;
   tile::GemmOp op;
@@ -260,6 +273,10 @@ struct TmaCopy {
   unsigned argIndex = 0; ///< the source tensor's kernel argument
   int64_t rowDim = 0;    ///< the source dimension the tile's rows run along
   int64_t rows = 0, cols = 0, width = 0, elemBytes = 0, swizzleBytes = 0;
+  /// The box's first column in the tile and the tile's columns (a box
+  /// may fill whole atoms of a wider tile: T.tma_copy into
+  /// `KV_s[:, 64 j : 64 (j + 1)]`).
+  int64_t col0 = 0, bufferCols = 0;
   /// Bytes one stage of this copy brings (the whole box, edges included).
   int64_t bytes() const { return rows * cols * elemBytes; }
 };

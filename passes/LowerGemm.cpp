@@ -218,9 +218,21 @@ SmallVector<Value, 3> simt::slotIndices(OpBuilder &b, Location loc,
   SmallVector<Value, 3> at;
   if (slot.stage)
     at.push_back(slot.stage);
+  // A gemm's region: its tile (row, col) is the buffer's (row + r0, col +
+  // c0), where the buffer's swizzle applies.
+  if (slot.row)
+    row = arith::AddIOp::create(b, loc, row, cIdx(b, loc, slot.row));
+  if (slot.col)
+    col = arith::AddIOp::create(b, loc, col, cIdx(b, loc, slot.col));
   llvm::append_range(
       at, gemm::swizzledIndices(b, loc, shape, swizzle, atom, row, col));
   return at;
+}
+
+SharedSlot simt::operandSlot(tile::GemmOp op, unsigned i) {
+  std::array<int64_t, 2> origin = op.getOperandOrigin(i);
+  return SharedSlot{op.getOperandBuffer(i), op.getOperandStage(i), origin[0],
+                    origin[1]};
 }
 
 bool simt::asyncCopyOk(Value src, Value c0, int64_t elemBytes) {
@@ -445,11 +457,26 @@ FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
                         "tile-infer-layouts first");
   gemm.warpsM = mma.getWarpsM();
   gemm.warpsN = mma.getWarpsN();
+  if (kernel.fragment(op.getA()) && op.isRegion(0))
+    return op.emitError("T.gemm on the mma.sync path: a region of a "
+                        "fragment A operand is not supported yet");
+  // ldmatrix reads 16-byte rows of the buffer: a region's column origin
+  // must keep them whole.
+  for (unsigned i : {0u, 1u}) {
+    auto type = cast<MemRefType>(op.getOperandBuffer(i).getType());
+    int64_t col = op.getOperandOrigin(i)[1];
+    if (op.isRegion(i) && (col * type.getElementTypeBitWidth() / 8) % 16)
+      return op.emitError()
+             << "T.gemm on the mma.sync path: the region of operand "
+             << (i ? "B" : "A") << " starts at column " << col
+             << ", inside a 16-byte row of ldmatrix (its column offset must "
+                "be a multiple of "
+             << 128 / type.getElementTypeBitWidth() << ")";
+  }
   {
-    auto cShape = cast<MemRefType>(op.getC().getType()).getShape();
-    llvm::Expected<WarpPlacement> place =
-        placeWarps(16, 8, cShape[0], cShape[1],
-                   {gemm.warpsM, gemm.warpsN}, true, true);
+    std::array<int64_t, 2> cShape = op.getOperandShape(2);
+    llvm::Expected<WarpPlacement> place = placeWarps(
+        16, 8, cShape[0], cShape[1], {gemm.warpsM, gemm.warpsN}, true, true);
     if (!place)
       return op.emitError() << errorText(place.takeError());
     gemm.place = *place;
@@ -471,8 +498,7 @@ FailureOr<MmaSyncGemm> MmaSyncGemm::create(KernelLowering &kernel,
   if (failed(gemm.readTiles()) ||
       failed(gemm.elemBits == 16 ? gemm.readPlans() : gemm.readNarrowPlans()))
     return failure();
-  auto shapeA = cast<MemRefType>(op.getA().getType()).getShape();
-  gemm.kDim = op.getTransposeA() ? shapeA[0] : shapeA[1];
+  gemm.kDim = op.getK();
   gemm.ms.assign(gemm.mTiles.begin(), gemm.mTiles.end());
   gemm.ns.assign(gemm.nTiles.begin(), gemm.nTiles.end());
   // After kDim and the m tiles: the A registers are looked up per both.
@@ -501,10 +527,19 @@ LogicalResult MmaSyncGemm::readTiles() {
   if (lanes != 32 || regs % 4 || layout.rank() != 2 ||
       layout.numWarps() != warpsM * warpsN)
     return fail("wrong register, lane or warp count");
+  // A region of the accumulator: the tiles whose warp-0 origin lies in it,
+  // numbered from its origin (every warp's tile must lie in it too).
+  auto [r0, c0] = op.getOperandOrigin(2);
+  std::array<int64_t, 2> extent = op.getOperandShape(2);
+  auto inRegion = [&, r0 = r0, c0 = c0](int64_t m, int64_t n) {
+    return m >= r0 && m < r0 + extent[0] && n >= c0 && n < c0 + extent[1];
+  };
   for (int64_t g = 0; g < regs / 4; ++g) {
     SmallVector<int64_t> origin = layout.unflatten(layout.elementAt(4 * g, 0));
     if (origin[0] % 16 || origin[1] % 8)
       return fail("a tile does not start on the 16x8 grid");
+    if (!inRegion(origin[0], origin[1]))
+      continue;
     for (int64_t w = 0; w < layout.numWarps(); ++w)
       for (int64_t l = 0; l < lanes; ++l)
         for (int64_t i = 0; i < 4; ++i) {
@@ -517,12 +552,21 @@ LogicalResult MmaSyncGemm::readTiles() {
               layout.flatten({m, n}))
             return fail("register " + Twine(4 * g + i) + " of lane " +
                         Twine(l) + " of warp " + Twine(w));
+          if (!inRegion(m, n))
+            return fail("warp " + Twine(w) + "'s tile at (" + Twine(m - dm) +
+                        ", " + Twine(n - dn) +
+                        ") leaves the region; its origin is not on the "
+                        "warps' grid of the fragment");
         }
-    mTiles.insert(origin[0]);
-    nTiles.insert(origin[1]);
-    tileOfOrigin[{origin[0], origin[1]}] = g;
+    // Origins relative to the region: they address A's rows and B's
+    // columns.
+    mTiles.insert(origin[0] - r0);
+    nTiles.insert(origin[1] - c0);
+    tileOfOrigin[{origin[0] - r0, origin[1] - c0}] = int64_t(groups.size());
+    groups.push_back(g);
   }
-  if (int64_t(mTiles.size() * nTiles.size()) != regs / 4)
+  if (groups.empty() ||
+      int64_t(mTiles.size() * nTiles.size()) != int64_t(groups.size()))
     return fail("the tiles do not form a grid");
   return success();
 }
@@ -755,7 +799,10 @@ Value MmaSyncGemm::loadWord(OpBuilder &b, SharedSlot slot,
   return packed;
 }
 
-void MmaSyncGemm::setUp(OpBuilder &b, Value bufferA, Value bufferB) {
+void MmaSyncGemm::setUp(OpBuilder &b, SharedSlot slotA, SharedSlot slotB) {
+  Value bufferA = slotA.buffer, bufferB = slotB.buffer;
+  originA = {slotA.row, slotA.col};
+  originB = {slotB.row, slotB.col};
   Value tid = partitionThreadId(b, loc, kernel->threadId(), op);
   Value lane = arith::RemUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
   Value warp = arith::DivUIOp::create(b, loc, tid, cIdx(b, loc, lanes));
@@ -807,7 +854,8 @@ SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
       return word;
     return LLVM::BitcastOp::create(b, loc, VectorType::get({2}, in), word);
   };
-  SharedSlot slotA{bufferA, stageA}, slotB{bufferB, stageB};
+  SharedSlot slotA{bufferA, stageA, originA.first, originA.second},
+      slotB{bufferB, stageB, originB.first, originB.second};
   SmallVector<Value> frags;
   if (fragA) {
     // A from registers: pairs of elements packed as mma wants them (one
@@ -903,15 +951,18 @@ SmallVector<Value> MmaSyncGemm::loadAccumulators(OpBuilder &b) {
   Type f32 = b.getF32Type();
   Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
   SmallVector<Value> accs;
-  for (int64_t r = 0; r < 4 * int64_t(tileOfOrigin.size()); ++r)
-    accs.push_back(op.getClearAccum() ? zero
-                                      : kernel->loadRegister(b, loc, *acc, r));
+  for (int64_t g : groups)
+    for (int64_t i = 0; i < 4; ++i)
+      accs.push_back(op.getClearAccum()
+                         ? zero
+                         : kernel->loadRegister(b, loc, *acc, 4 * g + i));
   return accs;
 }
 
 void MmaSyncGemm::storeAccumulators(OpBuilder &b, ValueRange accs) {
   for (auto [r, value] : llvm::enumerate(accs))
-    kernel->storeRegister(b, loc, *acc, int64_t(r), value);
+    kernel->storeRegister(b, loc, *acc, 4 * groups[r / 4] + int64_t(r % 4),
+                          value);
 }
 
 void MmaSyncGemm::mmaStep(OpBuilder &b, ValueRange frags,
@@ -952,7 +1003,7 @@ LogicalResult simt::emitGemm(KernelLowering &kernel, OpBuilder &b,
   FailureOr<MmaSyncGemm> gemm = MmaSyncGemm::create(kernel, op);
   if (failed(gemm))
     return failure();
-  gemm->setUp(b, a.buffer, bSlot.buffer);
+  gemm->setUp(b, a, bSlot);
   SmallVector<Value> accs = gemm->loadAccumulators(b);
   // Register double buffering: the fragments of k-step s + 1 are loaded
   // before the mmas of step s are issued, so every ldmatrix has a whole
@@ -990,8 +1041,7 @@ LogicalResult simt::lowerOperandCopies(KernelLowering &kernel) {
 
 LogicalResult simt::lowerMmaSyncGemm(KernelLowering &kernel, tile::GemmOp op) {
   OpBuilder b(op);
-  if (failed(emitGemm(kernel, b, op, SharedSlot{op.getA(), Value()},
-                      SharedSlot{op.getB(), Value()})))
+  if (failed(emitGemm(kernel, b, op, operandSlot(op, 0), operandSlot(op, 1))))
     return failure();
   op.erase();
   return success();

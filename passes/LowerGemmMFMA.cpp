@@ -62,6 +62,9 @@ public:
       : kernel(kernel), op(op), loc(op.getLoc()) {}
 
   LogicalResult run(OpBuilder &b) {
+    if (op.isRegion(0) || op.isRegion(1) || op.isRegion(2))
+      return op.emitError("T.gemm on a region of a buffer is not supported "
+                          "yet on the MFMA path");
     const Fragment *acc = kernel.fragment(op.getC());
     if (!acc)
       return op.emitError("the accumulator of T.gemm is not a lowered "

@@ -93,10 +93,8 @@ FailureOr<WgmmaGemm> WgmmaGemm::create(KernelLowering &kernel,
   g.acc = kernel.fragment(op.getC());
   if (!g.acc)
     return op.emitError("T.gemm: the accumulator is not a lowered fragment");
-  auto cType = cast<MemRefType>(op.getC().getType());
-  auto aType = cast<MemRefType>(op.getA().getType());
-  int64_t m = cType.getDimSize(0), n = cType.getDimSize(1);
-  g.kDim = aType.getDimSize(op.getTransposeA() ? 0 : 1);
+  int64_t m = op.getM(), n = op.getN();
+  g.kDim = op.getK();
   g.groupsM = mma.getWarpsM() / 4;
   g.groupsN = mma.getWarpsN();
   g.instrN = mma.getN();
@@ -117,6 +115,25 @@ FailureOr<WgmmaGemm> WgmmaGemm::create(KernelLowering &kernel,
            << g.kStep << " instructions per warpgroup";
   g.mBlocks = g.mWG / 64;
   g.nBlocks = g.nWG / g.instrN;
+  if (mma.getA() == tile::OperandSource::registers && op.isRegion(0))
+    return op.emitError("T.gemm on the wgmma path: a region of a fragment "
+                        "A operand is not supported yet");
+  // A region's descriptors start at its origin in the canonical layout
+  // (tile-infer-layouts checked it; a decision injected by hand is
+  // checked here).
+  for (unsigned i : {0u, 1u}) {
+    if (i == 0 && mma.getA() == tile::OperandSource::registers)
+      continue;
+    Operation *alloc = op.getOperandBuffer(i).getDefiningOp();
+    auto swizzle =
+        alloc ? alloc->getAttrOfType<tile::SwizzleAttr>(gemm::kSharedLayoutAttr)
+              : tile::SwizzleAttr();
+    bool kMajor = i ? op.getTransposeB() : !op.getTransposeA();
+    std::string why =
+        gemm::regionOriginProblem(op, i, swizzle, kMajor, g.kStep);
+    if (!why.empty())
+      return op.emitError() << "T.gemm on the wgmma path: " << why;
+  }
   FailureOr<WgmmaOperand> b = describe(op, op.getB(), op.getTransposeB());
   if (failed(b))
     return failure();
@@ -143,6 +160,9 @@ LogicalResult WgmmaGemm::mapRegisters() {
   const Layout &layout = acc->layout;
   int64_t perInstr = instrN / 2;
   regOf.assign(mBlocks * nBlocks * perInstr, -1);
+  // A region of the accumulator: its elements are the fragment's from
+  // the origin on, a subset of its registers.
+  auto [r0, c0] = op.getOperandOrigin(2);
   for (int64_t t = 0; t < threadsOf(op, kernel->getThreads()); ++t) {
     int64_t g = t / 128, w = (t % 128) / 32, l = t % 32;
     int64_t gm = g % groupsM, gn = g / groupsM;
@@ -152,13 +172,18 @@ LogicalResult WgmmaGemm::mapRegisters() {
           int64_t row = gm * mWG + mb * 64 + w * 16 + l / 4 + 8 * ((i / 2) % 2);
           int64_t col =
               gn * nWG + nb * instrN + (i / 4) * 8 + (l % 4) * 2 + (i % 2);
-          int64_t r = layout.findRegister(t, layout.flatten({row, col}));
+          int64_t r =
+              layout.findRegister(t, layout.flatten({r0 + row, c0 + col}));
           int64_t &slot = regOf[(mb * nBlocks + nb) * perInstr + i];
           if (r < 0 || (slot >= 0 && slot != r))
             return op.emitError()
                    << "T.gemm on the wgmma path: the layout of `" << acc->name
                    << "` does not hold the wgmma accumulator fragment (thread "
-                   << t << ", element (" << row << ", " << col << "))";
+                   << t << ", element (" << r0 + row << ", " << c0 + col << ")"
+                   << (op.isRegion(2) ? "; the region's origin is not on the "
+                                        "warpgroups' grid of the fragment"
+                                      : "")
+                   << ")";
           slot = r;
         }
   }
@@ -194,11 +219,11 @@ LogicalResult WgmmaGemm::mapOperandA() {
 }
 
 Value WgmmaGemm::issueRegisterA(OpBuilder &b, Value d, ValueRange a,
-                                Value bDesc) {
+                                Value bDesc, bool accumulate) {
   Type in = cast<MemRefType>(op.getA().getType()).getElementType();
   return simt::deviceOps(op).wgmmaMmaRegisterA(
       b, loc, structType(b.getContext()), d, a, bDesc, MmaShape{64, instrN, 16},
-      in, descB.kMajor);
+      in, descB.kMajor, accumulate);
 }
 
 /// The descriptor of the slot's window at (0, 0) shifted by `wgOffset`
@@ -242,25 +267,19 @@ Type WgmmaGemm::structType(MLIRContext *ctx) const {
 }
 
 SmallVector<Value> WgmmaGemm::loadAccumulators(OpBuilder &b) {
-  Type f32 = b.getF32Type();
   int64_t perInstr = instrN / 2;
-  Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
-  const DeviceOpBuilder &ops = simt::deviceOps(op);
   SmallVector<Value> accs;
   for (int64_t instr = 0; instr < mBlocks * nBlocks; ++instr) {
     Value s = LLVM::UndefOp::create(b, loc, structType(b.getContext()));
-    for (int64_t i = 0; i < perInstr; ++i) {
-      Value v =
-          op.getClearAccum()
-              ? zero
-              : kernel->loadRegister(b, loc, *acc, regOf[instr * perInstr + i]);
-      // An async gemm's cleared registers, each defined here, before the
-      // fence: one shared zero would be copied into them after it, and
-      // ptxas then waits for the groups in flight before this one (C7517).
-      if (op.getClearAccum() && op.getAsync())
-        v = ops.opaqueRegister(b, loc, v);
-      s = LLVM::InsertValueOp::create(b, loc, s, v, i);
-    }
+    // clear_accum: the first k-step's wgmmas take scale-d = 0 (issue), so
+    // the inputs are never read and stay undefined: no zeroed registers,
+    // whose moves after the fence made ptxas wait for the groups in
+    // flight (C7517).
+    if (!op.getClearAccum())
+      for (int64_t i = 0; i < perInstr; ++i)
+        s = LLVM::InsertValueOp::create(
+            b, loc, s,
+            kernel->loadRegister(b, loc, *acc, regOf[instr * perInstr + i]), i);
     accs.push_back(s);
   }
   return accs;
@@ -271,6 +290,14 @@ void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
   MLIRContext *ctx = b.getContext();
   Value baseA = fragA ? Value() : descriptorBase(b, a, descA, wgA);
   Value baseB = descriptorBase(b, bSlot, descB, wgB);
+  // A region's origin in (M or N, K): added to each window's before the
+  // offset is taken, since a K offset may carry into the next atom.
+  auto originOf = [](SharedSlot slot, const WgmmaOperand &d) {
+    return d.kMajor ? std::pair(slot.row, slot.col)
+                    : std::pair(slot.col, slot.row);
+  };
+  auto [mnA, kA] = originOf(a, descA);
+  auto [mnB, kB] = originOf(bSlot, descB);
   Type i64 = b.getI64Type();
   auto at = [&](Value base, int64_t bytes) -> Value {
     if (!bytes)
@@ -311,15 +338,17 @@ void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
       if (fragA)
         words = aWords[(k0 / kStep) * mBlocks + mb];
       for (int64_t nb = 0; nb < nBlocks; ++nb) {
-        Value db = at(baseB, descB.offset(nb * instrN, k0));
+        Value db = at(baseB, descB.offset(mnB + nb * instrN, kB + k0));
         Value &d = accs[mb * nBlocks + nb];
+        // clear_accum: the first k-step overwrites D (scale-d = 0).
+        bool accumulate = !(op.getClearAccum() && k0 == 0);
         if (fragA) {
-          d = issueRegisterA(b, d, words, db);
+          d = issueRegisterA(b, d, words, db, accumulate);
           continue;
         }
-        Value da = at(baseA, descA.offset(mb * 64, k0));
+        Value da = at(baseA, descA.offset(mnA + mb * 64, kA + k0));
         d = ops.wgmmaMma(b, loc, st, d, da, db, MmaShape{64, instrN, kStep}, in,
-                         inB, descA.kMajor, descB.kMajor);
+                         inB, descA.kMajor, descB.kMajor, accumulate);
       }
     }
   ops.wgmmaCommit(b, loc);
@@ -384,8 +413,8 @@ LogicalResult simt::emitWgmmaGemm(KernelLowering &kernel, OpBuilder &b,
 LogicalResult simt::lowerWgmmaGemm(KernelLowering &kernel, tile::GemmOp op,
                                    bool fenced) {
   OpBuilder b(op);
-  if (failed(emitWgmmaGemm(kernel, b, op, SharedSlot{op.getA(), Value()},
-                           SharedSlot{op.getB(), Value()}, fenced)))
+  if (failed(emitWgmmaGemm(kernel, b, op, operandSlot(op, 0),
+                           operandSlot(op, 1), fenced)))
     return failure();
   op.erase();
   return success();

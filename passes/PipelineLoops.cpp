@@ -280,8 +280,12 @@ FailureOr<std::string> planLoop(tile::PipelinedOp loop,
         continue;
       }
     }
-    if (isa<tile::GemmOp>(op))
+    if (auto gemmOp = dyn_cast<tile::GemmOp>(op)) {
+      // The pipeline reads its gemms' operands as whole tiles of rings.
+      if (gemmOp.isRegion(0) || gemmOp.isRegion(1) || gemmOp.isRegion(2))
+        return std::string("a T.gemm in it reads a region of a buffer");
       anyGemm = true;
+    }
   }
   if (!anyGemm || copies.empty())
     return std::string("it has no T.gemm fed by copies from global memory "
@@ -1524,7 +1528,7 @@ private:
     auto stageOf = [&](simt::SharedSlot s, Value stage) {
       return s.stage ? stage : Value();
     };
-    gemm->setUp(b, a0.buffer, b0.buffer);
+    gemm->setUp(b, a0, b0);
     device().asyncCopyWait(b, loc, stages - 2);
     gpu::BarrierOp::create(b, loc);
     SmallVector<Value> first = gemm->loadFragments(b, stageOf(a0, cst(b, 0)),

@@ -39,6 +39,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
@@ -91,12 +92,49 @@ std::optional<TmaCopy> simt::planTmaCopy(tile::CopyOp copy, Value dstBuffer,
   TmaCopy plan;
   plan.copy = copy;
   plan.argIndex = arg.getArgNumber();
-  plan.rowDim = gemm::operandRowDim(copy);
   plan.elemBytes = dst.getElementTypeBitWidth() / 8;
   plan.rows = dst.getShape().take_back(2)[0];
-  plan.cols = dst.getShape().take_back(2)[1];
-  plan.width = swizzle.getAtom() ? swizzle.getAtom() : plan.cols;
+  plan.bufferCols = dst.getShape().take_back(2)[1];
+  plan.width = swizzle.getAtom() ? swizzle.getAtom() : plan.bufferCols;
   plan.swizzleBytes = int64_t(16) << int64_t(swizzle.getMode());
+  // The destination box: whole rows of the tile (of a ring's stage, for a
+  // 3-D buffer), columns from an atom boundary in whole atoms: TMA then
+  // writes those atoms of the canonical layout, one box each.
+  ArrayRef<int64_t> dstExtents = copy.getDstExtents();
+  ValueRange dstOffsets = copy.getDstOffsets();
+  plan.cols = dstExtents.back();
+  std::optional<int64_t> col0 = dstOffsets.empty()
+                                    ? std::optional<int64_t>(0)
+                                    : getConstantIntValue(dstOffsets.back());
+  std::optional<int64_t> row0 =
+      dstOffsets.size() < 2
+          ? std::optional<int64_t>(0)
+          : getConstantIntValue(dstOffsets.drop_back().back());
+  int64_t boxRows = dstExtents.size() < 2 ? 1 : dstExtents.drop_back().back();
+  bool leadingUnits =
+      llvm::all_of(dstExtents.drop_back(2), [](int64_t e) { return e == 1; });
+  if (!col0 || !row0 || *row0 != 0 || boxRows != plan.rows || !leadingUnits ||
+      *col0 % plan.width || plan.cols % plan.width) {
+    why = "the destination is not whole rows and whole " +
+          std::to_string(plan.width) + "-column swizzle atoms of the tile";
+    return std::nullopt;
+  }
+  plan.col0 = *col0;
+  // The source dimension the rows run along: the one other extent that is
+  // not 1 (the last but one when every other extent is 1).
+  {
+    ArrayRef<int64_t> extents = copy.getSrcExtents();
+    int64_t last = int64_t(extents.size()) - 1, wide = 0;
+    plan.rowDim = last - 1;
+    for (int64_t d = 0; d < last; ++d)
+      if (extents[d] != 1) {
+        plan.rowDim = d;
+        ++wide;
+      }
+    if (last < 1 || wide > 1 || extents[last] != plan.cols ||
+        extents[plan.rowDim] != plan.rows)
+      plan.rowDim = -1;
+  }
   if (src.isDynamicDim(rank - 1)
           ? !rowsCheckedAtLaunch
           : src.getDimSize(rank - 1) * plan.elemBytes % 16) {
@@ -169,14 +207,16 @@ void simt::issueTmaCopy(OpBuilder &b, Location loc, const TmaCopy &plan,
   Type i32 = b.getI32Type();
   Value shared = castToWorkgroup(b, loc, dst.buffer);
   int64_t rank = int64_t(srcOffsets.size());
+  int64_t bufferCols = plan.bufferCols ? plan.bufferCols : plan.cols;
   for (int64_t atom = 0; atom * plan.width < plan.cols; ++atom) {
-    // The atom's first element, as (row, col) of the buffer's own shape.
-    int64_t start = atom * plan.rows * plan.width;
+    // The atom's first element, as (row, col) of the buffer's own shape
+    // (a box from column col0 on fills the atoms from col0 / width on).
+    int64_t start = (plan.col0 / plan.width + atom) * plan.rows * plan.width;
     SmallVector<Value, 3> at;
     if (dst.stage)
       at.push_back(dst.stage);
-    at.push_back(cIdx(b, loc, start / plan.cols));
-    at.push_back(cIdx(b, loc, start % plan.cols));
+    at.push_back(cIdx(b, loc, start / bufferCols));
+    at.push_back(cIdx(b, loc, start % bufferCols));
     // The shared::cluster form (PTX 7.8; the shared::cta one needs 8.6):
     // this CTA's shared address cast into the cluster window.
     Value to = LLVM::AddrSpaceCastOp::create(

@@ -468,16 +468,102 @@ static bool isGemmAccumulatorType(Type type) {
   return type.isF32() || type.isF16() || type.isSignlessInteger(32);
 }
 
+Value GemmOp::getOperandBuffer(unsigned i) {
+  return i == 0 ? getA() : i == 1 ? getB() : getC();
+}
+
+OperandRange GemmOp::getOperandOffsets(unsigned i) {
+  return i == 0 ? getAOffsets() : i == 1 ? getBOffsets() : getCOffsets();
+}
+
+std::array<int64_t, 2> GemmOp::getOperandShape(unsigned i) {
+  std::optional<ArrayRef<int64_t>> extents = i == 0   ? getAExtents()
+                                             : i == 1 ? getBExtents()
+                                                      : getCExtents();
+  if (extents && extents->size() == 2)
+    return {(*extents)[0], (*extents)[1]};
+  ArrayRef<int64_t> shape =
+      cast<MemRefType>(getOperandBuffer(i).getType()).getShape();
+  if (shape.size() < 2)
+    return {0, 0};
+  return {shape[shape.size() - 2], shape[shape.size() - 1]};
+}
+
+std::array<int64_t, 2> GemmOp::getOperandOrigin(unsigned i) {
+  OperandRange offsets = getOperandOffsets(i);
+  if (offsets.size() < 2)
+    return {0, 0};
+  std::array<int64_t, 2> origin{0, 0};
+  for (unsigned d = 0; d < 2; ++d) {
+    APInt v;
+    if (matchPattern(offsets[offsets.size() - 2 + d], m_ConstantInt(&v)))
+      origin[d] = v.getSExtValue();
+  }
+  return origin;
+}
+
+Value GemmOp::getOperandStage(unsigned i) {
+  OperandRange offsets = getOperandOffsets(i);
+  return offsets.size() == 3 ? offsets[0] : Value();
+}
+
 LogicalResult GemmOp::verify() {
   MemRefType a = getA().getType(), b = getB().getType(), c = getC().getType();
-  for (auto [name, type] :
-       {std::pair<StringRef, MemRefType>{"A", a}, {"B", b}, {"C", c}}) {
-    if (type.getRank() != 2)
-      return emitOpError() << "expects rank-2 operands, got " << name
-                           << " of rank " << type.getRank();
+  const char *names[3] = {"A", "B", "C"};
+  for (unsigned i = 0; i < 3; ++i) {
+    StringRef name = names[i];
+    auto type = cast<MemRefType>(getOperandBuffer(i).getType());
     if (!type.hasStaticShape())
       return emitOpError() << "expects static shapes, got " << name << " of "
                            << type;
+    std::optional<ArrayRef<int64_t>> extents = i == 0   ? getAExtents()
+                                               : i == 1 ? getBExtents()
+                                                        : getCExtents();
+    OperandRange offsets = getOperandOffsets(i);
+    if (offsets.empty()) {
+      if (extents)
+        return emitOpError() << "has extents but no offsets for " << name;
+      if (type.getRank() != 2)
+        return emitOpError() << "expects rank-2 operands, got " << name
+                             << " of rank " << type.getRank();
+      continue;
+    }
+    // A region: the buffer's last two dimensions are the matrix, a
+    // leading one (a ring's stage) an index.
+    bool shared = isInSpace(type, MemorySpace::shared);
+    if (type.getRank() != 2 && !(shared && type.getRank() == 3))
+      return emitOpError() << "expects a region of a rank-2 buffer (or of a "
+                              "rank-3 shared one), got "
+                           << name << " of rank " << type.getRank();
+    if (int64_t(offsets.size()) != type.getRank())
+      return emitOpError() << "expects one offset per dimension of " << name
+                           << ", got " << offsets.size();
+    if (!extents || extents->size() != 2)
+      return emitOpError() << "expects the two matrix extents of the region "
+                              "of "
+                           << name;
+    ArrayRef<int64_t> shape = type.getShape().take_back(2);
+    for (unsigned d = 0; d < 2; ++d) {
+      APInt v;
+      if (!matchPattern(offsets[offsets.size() - 2 + d], m_ConstantInt(&v)))
+        return emitOpError() << "expects constant matrix offsets for the "
+                                "region of "
+                             << name;
+      int64_t o = v.getSExtValue(), e = (*extents)[d];
+      if (o < 0 || e <= 0 || o + e > shape[d])
+        return emitOpError()
+               << "region of " << name << " at offset " << o << " with extent "
+               << e << " leaves dimension " << (type.getRank() - 2 + d)
+               << " of extent " << shape[d];
+    }
+    if (type.getRank() == 3) {
+      APInt v;
+      if (matchPattern(offsets[0], m_ConstantInt(&v)) &&
+          (v.isNegative() || v.getSExtValue() >= type.getDimSize(0)))
+        return emitOpError()
+               << "stage " << v.getSExtValue() << " of " << name
+               << " is outside its " << type.getDimSize(0) << " tiles";
+    }
   }
   for (auto [name, type] : {std::pair<StringRef, MemRefType>{"A", a}, {"B", b}})
     if (!isInSpace(type, MemorySpace::shared) &&
@@ -491,23 +577,24 @@ LogicalResult GemmOp::verify() {
 
   // op(A) is M x K and op(B) is K x N.
   bool ta = getTransposeA(), tb = getTransposeB();
-  int64_t aM = a.getDimSize(ta ? 1 : 0), aK = a.getDimSize(ta ? 0 : 1);
-  int64_t bK = b.getDimSize(tb ? 1 : 0), bN = b.getDimSize(tb ? 0 : 1);
+  std::array<int64_t, 2> as = getOperandShape(0), bs = getOperandShape(1),
+                         cs = getOperandShape(2);
+  int64_t aM = as[ta ? 1 : 0], aK = as[ta ? 0 : 1];
+  int64_t bK = bs[tb ? 1 : 0], bN = bs[tb ? 0 : 1];
   auto shapes = [&]() {
-    return std::string(" (A: ") + formatShape(a.getShape()) +
-           (ta ? " transposed" : "") + ", B: " + formatShape(b.getShape()) +
-           (tb ? " transposed" : "") + ", C: " + formatShape(c.getShape()) +
-           ")";
+    return std::string(" (A: ") + formatShape(as) + (ta ? " transposed" : "") +
+           ", B: " + formatShape(bs) + (tb ? " transposed" : "") +
+           ", C: " + formatShape(cs) + ")";
   };
   if (aK != bK)
     return emitOpError() << "K of A (" << aK << ") does not match K of B ("
                          << bK << ")" << shapes();
-  if (aM != c.getDimSize(0))
+  if (aM != cs[0])
     return emitOpError() << "M of A (" << aM << ") does not match M of C ("
-                         << c.getDimSize(0) << ")" << shapes();
-  if (bN != c.getDimSize(1))
+                         << cs[0] << ")" << shapes();
+  if (bN != cs[1])
     return emitOpError() << "N of B (" << bN << ") does not match N of C ("
-                         << c.getDimSize(1) << ")" << shapes();
+                         << cs[1] << ")" << shapes();
 
   Type aElt = a.getElementType(), bElt = b.getElementType(),
        cElt = c.getElementType();

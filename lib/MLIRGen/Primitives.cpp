@@ -870,10 +870,68 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       return failure();
     std::shared_ptr<BufferObject> bufs[3];
     const char *roles[3] = {"A", "B", "C"};
+    // A region of a buffer (`Q_s[:, 256:]`, a ring's stage `A_s[k % 2, :,
+    // :]`): its matrix spans the buffer's last two dimensions at constant
+    // offsets; a leading index may be a run-time value.
+    std::optional<Region> regions[3];
+    int64_t shapes[3][2] = {};
     for (int k = 0; k < 3; ++k) {
-      FailureOr<std::shared_ptr<BufferObject>> x =
-          toBuffer(*(*b)[k], "operand " + std::string(roles[k]) + " of `" +
-                                 name + "`");
+      const Arg &arg = *(*b)[k];
+      std::string role =
+          ("operand " + Twine(roles[k]) + " of `" + name + "`").str();
+      if (arg.value.is(Value::Subscript)) {
+        FailureOr<Region> r = toRegion(arg, role);
+        if (failed(r))
+          return failure();
+        const BufferObject &buf = *r->buffer;
+        size_t rank = r->extents.size();
+        auto regionError = [&](const Twine &why) {
+          error(arg.range, role + ": " + why);
+          note(buf.loc, "`" + buf.name + "` declared here with shape " +
+                            shapeText(buf.shape));
+          return failure();
+        };
+        if (buf.scope == MemScope::Global)
+          return regionError("`" + buf.name +
+                             "` is a global tensor (T.copy "
+                             "it into T.alloc_shared first)");
+        if (r->allPoints)
+          return regionError("`" + buf.name +
+                             "[...]` names one element; "
+                             "slice the matrix, as in `" +
+                             buf.name + "[:, :]`");
+        if (rank < 2 || rank > 3 ||
+            (rank == 3 && buf.scope != MemScope::Shared))
+          return regionError(
+              "a region must be 2-d, or one tile of a 3-d shared buffer "
+              "(`" +
+              buf.name + "[stage, :, :]`)");
+        if (rank == 3 && r->extents[0] != 1)
+          return regionError("the matrix of a region of the 3-d `" + buf.name +
+                             "` spans its last two dimensions; index the "
+                             "first, as in `" +
+                             buf.name + "[stage, :, :]`");
+        for (size_t d = rank - 2; d < rank; ++d)
+          if (!r->offsets[d].isIntLike())
+            return regionError("the offset of slice " + Twine(d) + " of `" +
+                               buf.name +
+                               "` is not a compile-time constant "
+                               "(tilec addresses a gemm region from a "
+                               "constant origin)");
+        if (std::string why = checkInBounds(*r); !why.empty())
+          return regionError(why);
+        shapes[k][0] = r->extents[rank - 2];
+        shapes[k][1] = r->extents[rank - 1];
+        bool whole = rank == 2 && r->offsets[0].getInt() == 0 &&
+                     r->offsets[1].getInt() == 0 &&
+                     buf.staticDim(0) == shapes[k][0] &&
+                     buf.staticDim(1) == shapes[k][1];
+        bufs[k] = r->buffer;
+        if (!whole)
+          regions[k] = std::move(*r);
+        continue;
+      }
+      FailureOr<std::shared_ptr<BufferObject>> x = toBuffer(arg, role);
       if (failed(x))
         return failure();
       bufs[k] = *x;
@@ -891,6 +949,8 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
                               "it into T.alloc_shared first)");
         return failure();
       }
+      shapes[k][0] = bufs[k]->shape[0].getInt();
+      shapes[k][1] = bufs[k]->shape[1].getInt();
     }
     if (bufs[2]->scope != MemScope::Fragment) {
       error((*b)[2]->range, "`T.gemm` accumulates into a fragment "
@@ -901,9 +961,14 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     }
     bool ta = (*b)[3] && (*b)[3]->value.truthy();
     bool tb = (*b)[4] && (*b)[4]->value.truthy();
-    int64_t a0 = bufs[0]->shape[0].getInt(), a1 = bufs[0]->shape[1].getInt();
-    int64_t b0 = bufs[1]->shape[0].getInt(), b1 = bufs[1]->shape[1].getInt();
-    int64_t c0 = bufs[2]->shape[0].getInt(), c1 = bufs[2]->shape[1].getInt();
+    int64_t a0 = shapes[0][0], a1 = shapes[0][1];
+    int64_t b0 = shapes[1][0], b1 = shapes[1][1];
+    int64_t c0 = shapes[2][0], c1 = shapes[2][1];
+    auto operandText = [&](int k) {
+      return regions[k] ? "[" + std::to_string(shapes[k][0]) + ", " +
+                              std::to_string(shapes[k][1]) + "] (a region)"
+                        : shapeText(bufs[k]->shape);
+    };
     int64_t M = ta ? a1 : a0, Ka = ta ? a0 : a1;
     int64_t Kb = tb ? b1 : b0, N = tb ? b0 : b1;
     auto fail = [&](const Twine &msg) {
@@ -915,14 +980,14 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     };
     if (Ka != Kb)
       return fail("`T.gemm` K extents disagree: A `" + bufs[0]->name + "` " +
-                  shapeText(bufs[0]->shape) + (ta ? " (transposed)" : "") +
+                  operandText(0) + (ta ? " (transposed)" : "") +
                   " has K = " + Twine(Ka) + " but B `" + bufs[1]->name + "` " +
-                  shapeText(bufs[1]->shape) + (tb ? " (transposed)" : "") +
+                  operandText(1) + (tb ? " (transposed)" : "") +
                   " has K = " + Twine(Kb));
     if (c0 != M || c1 != N)
       return fail("`T.gemm` accumulator `" + bufs[2]->name + "` is " +
-                  shapeText(bufs[2]->shape) + " but A x B is [" + Twine(M) +
-                  ", " + Twine(N) + "]");
+                  operandText(2) + " but A x B is [" + Twine(M) + ", " +
+                  Twine(N) + "]");
     DType da = bufs[0]->dtype, db = bufs[1]->dtype, dc = bufs[2]->dtype;
     auto isF8 = [](DType t) {
       return t == DType::Float8E4M3 || t == DType::Float8E5M2;
@@ -974,9 +1039,24 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       error((*b)[7]->range, "`k_pack` must be positive");
       return failure();
     }
-    auto op = tile::GemmOp::create(builder, loc(at), bufs[0]->memref,
-                                   bufs[1]->memref, bufs[2]->memref, ta, tb,
-                                   policy, clear, kPack, 0);
+    SmallVector<mlir::Value> offsets[3];
+    for (int k = 0; k < 3; ++k)
+      if (regions[k])
+        for (const Value &o : regions[k]->offsets) {
+          FailureOr<mlir::Value> v = toIndex(o, (*b)[k]->range);
+          if (failed(v))
+            return failure();
+          offsets[k].push_back(*v);
+        }
+    auto extentsOf = [&](int k) -> DenseI64ArrayAttr {
+      if (!regions[k])
+        return nullptr;
+      return builder.getDenseI64ArrayAttr({shapes[k][0], shapes[k][1]});
+    };
+    auto op = tile::GemmOp::create(
+        builder, loc(at), bufs[0]->memref, offsets[0], extentsOf(0),
+        bufs[1]->memref, offsets[1], extentsOf(1), bufs[2]->memref, offsets[2],
+        extentsOf(2), ta, tb, policy, clear, kPack, 0, false);
     op->setAttr("wg_wait", builder.getI64IntegerAttr(wgWait));
     op.setAsync(async);
     return Value::none();

@@ -143,13 +143,13 @@ void DeviceOpBuilder::wgmmaFence(OpBuilder &, Location) const {
   unsupported("wgmma");
 }
 Value DeviceOpBuilder::wgmmaMma(OpBuilder &, Location, Type, Value, Value,
-                                Value, MmaShape, Type, Type, bool,
+                                Value, MmaShape, Type, Type, bool, bool,
                                 bool) const {
   unsupported("wgmma");
 }
 Value DeviceOpBuilder::wgmmaMmaRegisterA(OpBuilder &, Location, Type, Value,
                                          ValueRange, Value, MmaShape, Type,
-                                         bool) const {
+                                         bool, bool) const {
   unsupported("wgmma");
 }
 void DeviceOpBuilder::wgmmaCommit(OpBuilder &, Location) const {

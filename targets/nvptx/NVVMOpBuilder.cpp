@@ -243,14 +243,15 @@ public:
 
   Value wgmmaMma(OpBuilder &b, Location loc, Type accType, Value acc,
                  Value descA, Value descB, MmaShape shape, Type aType,
-                 Type bType, bool aKMajor, bool bKMajor) const override {
+                 Type bType, bool aKMajor, bool bKMajor,
+                 bool accumulate) const override {
     return NVVM::WgmmaMmaAsyncOp::create(
         b, loc, accType, acc, descA, descB,
         NVVM::MMAShapeAttr::get(b.getContext(), int(shape.m), int(shape.n),
                                 int(shape.k)),
         wgmmaType(aType), wgmmaType(bType), NVVM::WGMMATypes::f32,
-        NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-        NVVM::WGMMAScaleIn::one,
+        accumulate ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero,
+        NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
         aKMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col,
         bKMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row,
         /*satfinite=*/nullptr);
@@ -258,7 +259,8 @@ public:
 
   Value wgmmaMmaRegisterA(OpBuilder &b, Location loc, Type accType, Value acc,
                           ValueRange aWords, Value descB, MmaShape shape,
-                          Type aType, bool bKMajor) const override {
+                          Type aType, bool bKMajor,
+                          bool accumulate) const override {
     // The NVVM op takes A through a descriptor only: the register form as
     // inline PTX, its accumulator operands tied to the results.
     int64_t regs = shape.n / 2;
@@ -285,7 +287,9 @@ public:
       operands.push_back(LLVM::ExtractValueOp::create(b, loc, acc, i));
     llvm::append_range(operands, aWords);
     operands.push_back(descB);
-    operands.push_back(arith::ConstantIntOp::create(b, loc, b.getI32Type(), 1));
+    // scale-d: 0 makes the product ignore the accumulator's inputs.
+    operands.push_back(
+        arith::ConstantIntOp::create(b, loc, b.getI32Type(), accumulate));
     return LLVM::InlineAsmOp::create(
                b, loc, accType, operands, ptx, constraints,
                /*has_side_effects=*/true,

@@ -364,6 +364,64 @@ func.func @gemm_rank(%n: index) {
 
 // -----
 
+func.func @gemm_region_bounds(%n: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    %c0 = arith.constant 0 : index
+    %c48 = arith.constant 48 : index
+    %A = tile.alloc "A" : memref<64x64xf16, #tile.space<shared>>
+    %B = tile.alloc "B" : memref<32x64xf16, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
+    // expected-error @+1 {{'tile.gemm' op region of A at offset 48 with extent 32 leaves dimension 1 of extent 64}}
+    tile.gemm %A[%c0, %c48] [64, 32], %B, %C : memref<64x64xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @gemm_region_dynamic_origin(%n: index, %k: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    %c0 = arith.constant 0 : index
+    %A = tile.alloc "A" : memref<64x64xf16, #tile.space<shared>>
+    %B = tile.alloc "B" : memref<32x64xf16, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
+    // expected-error @+1 {{'tile.gemm' op expects constant matrix offsets for the region of A}}
+    tile.gemm %A[%c0, %k] [64, 32], %B, %C : memref<64x64xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @gemm_region_stage(%n: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    %c0 = arith.constant 0 : index
+    %c2 = arith.constant 2 : index
+    %A = tile.alloc "A" : memref<2x64x32xf16, #tile.space<shared>>
+    %B = tile.alloc "B" : memref<32x64xf16, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
+    // expected-error @+1 {{'tile.gemm' op stage 2 of A is outside its 2 tiles}}
+    tile.gemm %A[%c2, %c0, %c0] [64, 32], %B, %C : memref<2x64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
+func.func @gemm_region_shape(%n: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    %c0 = arith.constant 0 : index
+    %A = tile.alloc "A" : memref<64x64xf16, #tile.space<shared>>
+    %B = tile.alloc "B" : memref<32x64xf16, #tile.space<shared>>
+    %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
+    // expected-error @+1 {{'tile.gemm' op K of A (16) does not match K of B (32) (A: [64, 16], B: [32, 64], C: [64, 64])}}
+    tile.gemm %A[%c0, %c0] [64, 16], %B, %C : memref<64x64xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<shared>>, memref<64x64xf32, #tile.space<fragment>>
+  }
+  return
+}
+
+// -----
+
 func.func @gemm_dynamic(%B: memref<?x64xf16, #tile.space<shared>>, %n: index) {
   tile.kernel blocks(%a) in (%n) threads(128) {
     %A = tile.alloc "A" : memref<64x32xf16, #tile.space<shared>>

@@ -41,8 +41,16 @@ func.func @gemm_kernel(%A: memref<1024x1024xf16>, %B: memref<1024x1024xf16>,
           {disable_tma, coalesced_width = 8 : i64}
           : memref<1024x1024xf16>, memref<32x128xf16, #tile.space<shared>>
       // CHECK-NEXT: tile.gemm %[[AS]], %[[BS]], %[[CL]] : memref<128x32xf16, #tile.space<shared>>, memref<32x128xf16, #tile.space<shared>>, memref<128x128xf32, #tile.space<fragment>>
-      // GENERIC: "tile.gemm"({{.*}}) <{k_pack = 1 : i64, policy = #tile<gemm_policy square>, wg_wait = 0 : i64}>
+      // GENERIC: "tile.gemm"({{.*}}) <{k_pack = 1 : i64, operandSegmentSizes = array<i32: 1, 0, 1, 0, 1, 0>, policy = #tile<gemm_policy square>, wg_wait = 0 : i64}>
       tile.gemm %As, %Bs, %Cl
+          : memref<128x32xf16, #tile.space<shared>>,
+            memref<32x128xf16, #tile.space<shared>>,
+            memref<128x128xf32, #tile.space<fragment>>
+      // Regions: A's first 16 columns, B's first 16 rows, C's left half.
+      // CHECK-NEXT: tile.gemm %[[AS]][%{{.*}}, %{{.*}}] [128, 16], %[[BS]][%{{.*}}, %{{.*}}] [16, 64], %[[CL]][%{{.*}}, %{{.*}}] [128, 64] :
+      // GENERIC: "tile.gemm"({{.*}}) <{a_extents = array<i64: 128, 16>, b_extents = array<i64: 16, 64>, c_extents = array<i64: 128, 64>, k_pack = 1 : i64, operandSegmentSizes = array<i32: 1, 2, 1, 2, 1, 2>
+      tile.gemm %As[%c0, %c0] [128, 16], %Bs[%c0, %c0] [16, 64],
+          %Cl[%c0, %c0] [128, 64]
           : memref<128x32xf16, #tile.space<shared>>,
             memref<32x128xf16, #tile.space<shared>>,
             memref<128x128xf32, #tile.space<fragment>>

@@ -17,6 +17,8 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+#include <array>
+
 namespace tilec::tile {
 
 /// Verifies that `op` is nested in a `tile.kernel` (or in the `gpu.launch` /

@@ -279,7 +279,7 @@ def Tile_AtomicAddOp : Tile_Op<"atomic_add", [Tile_InKernel]> {
 // Compute
 //===----------------------------------------------------------------------===//
 
-def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
+def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel, AttrSizedOperandSegments]> {
   let summary = "tile matrix multiply-accumulate C += op(A) * op(B) (T.gemm)";
   let description = [{
     `C[M, N] += op(A)[M, K] * op(B)[K, N]` over a whole tile, where
@@ -297,17 +297,36 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
     group, and nothing but another async gemm into `C` may touch `C`
     before it. Only an f32 accumulator, and no `wg_wait` with it.
 
+    An operand may be a region of its buffer (TileLang's `Q_s[:, 256:]`,
+    `A_s[k % 2, :, :]`): `offsets`, one per dimension of the buffer, and
+    `extents`, the region's two matrix extents, which span the buffer's
+    last two dimensions (every leading dimension is an index: the stage
+    of a ring). Without them the operand is the whole 2-D buffer. The
+    matrix offsets (the last two) are compile-time constants; a leading
+    index may be a run-time value.
+
     ```mlir
     tile.gemm %As, %Bs, %C transpose_b policy = full_row clear_accum
         : memref<128x32xf16, #tile.space<shared>>,
           memref<128x32xf16, #tile.space<shared>>,
           memref<128x128xf32, #tile.space<fragment>>
+    tile.gemm %Qs[%c0, %c256] [64, 256], %KVs[%s, %c0, %c256] [64, 256], %S
+        transpose_b
+        : memref<64x512xf16, #tile.space<shared>>,
+          memref<2x64x512xf16, #tile.space<shared>>,
+          memref<64x64xf32, #tile.space<fragment>>
     ```
   }];
   let arguments = (ins
     Arg<AnyMemRef, "", [MemRead]>:$a,
+    Variadic<Index>:$a_offsets,
+    OptionalAttr<DenseI64ArrayAttr>:$a_extents,
     Arg<AnyMemRef, "", [MemRead]>:$b,
+    Variadic<Index>:$b_offsets,
+    OptionalAttr<DenseI64ArrayAttr>:$b_extents,
     Arg<AnyMemRef, "", [MemRead, MemWrite]>:$c,
+    Variadic<Index>:$c_offsets,
+    OptionalAttr<DenseI64ArrayAttr>:$c_extents,
     UnitAttr:$transpose_a,
     UnitAttr:$transpose_b,
     DefaultValuedAttr<Tile_GemmWarpPolicyAttr,
@@ -317,7 +336,9 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
     DefaultValuedAttr<I64Attr, "0">:$wg_wait,
     UnitAttr:$async);
   let assemblyFormat = [{
-    $a `,` $b `,` $c
+    $a (`[` $a_offsets^ `]` $a_extents)? `,`
+    $b (`[` $b_offsets^ `]` $b_extents)? `,`
+    $c (`[` $c_offsets^ `]` $c_extents)?
     (`transpose_a` $transpose_a^)?
     (`transpose_b` $transpose_b^)?
     (`policy` `=` `` $policy^)?
@@ -326,6 +347,38 @@ def Tile_GemmOp : Tile_Op<"gemm", [Tile_InKernel]> {
     attr-dict `:` type($a) `,` type($b) `,` type($c)
   }];
   let hasVerifier = 1;
+  let builders = [
+    OpBuilder<(ins "::mlir::Value":$a, "::mlir::Value":$b, "::mlir::Value":$c,
+                   "bool":$transposeA, "bool":$transposeB,
+                   "::tilec::tile::GemmWarpPolicy":$policy, "bool":$clearAccum,
+                   "int64_t":$kPack, "int64_t":$wgWait), [{
+      build($_builder, $_state, a, ::mlir::ValueRange(), nullptr, b,
+            ::mlir::ValueRange(), nullptr, c, ::mlir::ValueRange(), nullptr,
+            transposeA, transposeB, policy, clearAccum, kPack, wgWait,
+            /*async=*/false);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    /// Operand `i` (0: A, 1: B, 2: C): its buffer, whether it is a region,
+    /// its offsets (none for a whole buffer), and its matrix extents (the
+    /// region's, or the buffer's two dimensions).
+    ::mlir::Value getOperandBuffer(unsigned i);
+    bool isRegion(unsigned i) { return !getOperandOffsets(i).empty(); }
+    ::mlir::OperandRange getOperandOffsets(unsigned i);
+    std::array<int64_t, 2> getOperandShape(unsigned i);
+    /// The region's origin in the buffer's last two dimensions ((0, 0)
+    /// for a whole buffer; the verifier makes them constants).
+    std::array<int64_t, 2> getOperandOrigin(unsigned i);
+    /// The index of the region's 2-D tile in a 3-D buffer (a ring's
+    /// stage), or null.
+    ::mlir::Value getOperandStage(unsigned i);
+    /// M, N and K of the product.
+    int64_t getM() { return getOperandShape(2)[0]; }
+    int64_t getN() { return getOperandShape(2)[1]; }
+    int64_t getK() {
+      return getOperandShape(0)[getTransposeA() ? 0 : 1];
+    }
+  }];
 }
 
 def Tile_ReduceOp : Tile_Op<"reduce", [Tile_InKernel]> {

@@ -201,20 +201,23 @@ public:
   /// One asynchronous m64nNkK MMA, A and B through the descriptors `descA`,
   /// `descB` (K-major when `aKMajor` / `bKMajor`), element types `aType`,
   /// `bType` (f16, bf16, f8E4M3FN, f8E5M2), f32 accumulation: the new
-  /// accumulator.
+  /// accumulator. Without `accumulate` (wgmma's scale-d = 0) the product
+  /// ignores `acc`, which may then be undefined: a cleared accumulator
+  /// needs no zeroed registers.
   virtual mlir::Value wgmmaMma(mlir::OpBuilder &b, mlir::Location loc,
                                mlir::Type accType, mlir::Value acc,
                                mlir::Value descA, mlir::Value descB,
                                MmaShape shape, mlir::Type aType,
-                               mlir::Type bType, bool aKMajor,
-                               bool bKMajor) const;
+                               mlir::Type bType, bool aKMajor, bool bKMajor,
+                               bool accumulate = true) const;
   /// The same with A (f16 or bf16, k16) in registers: `aWords` the four i32
   /// words of this thread's A fragment.
   virtual mlir::Value wgmmaMmaRegisterA(mlir::OpBuilder &b, mlir::Location loc,
                                         mlir::Type accType, mlir::Value acc,
                                         mlir::ValueRange aWords,
                                         mlir::Value descB, MmaShape shape,
-                                        mlir::Type aType, bool bKMajor) const;
+                                        mlir::Type aType, bool bKMajor,
+                                        bool accumulate = true) const;
   /// Closes the group of wgmmas issued since the last one.
   virtual void wgmmaCommit(mlir::OpBuilder &b, mlir::Location loc) const;
   /// Waits until at most `pending` wgmma groups are in flight.
