@@ -141,8 +141,18 @@ struct LoopState {
 
 class KernelInference {
 public:
-  KernelInference(Operation *kernel, int64_t threads, int64_t warpSize)
-      : kernel(kernel), threads(threads), warpSize(warpSize) {}
+  /// `roots`: copies that anchor their fragments before any other copy
+  /// (a retry after a layout conflict, see TileInferLayouts); with
+  /// `partialSpread`, loops also lay out fragments they index with some
+  /// induction variables and run-time values (spreadFromLoop).
+  KernelInference(Operation *kernel, int64_t threads, int64_t warpSize,
+                  ArrayRef<Operation *> roots = {}, bool partialSpread = false)
+      : kernel(kernel), threads(threads), warpSize(warpSize),
+        roots(roots.begin(), roots.end()), partialSpread(partialSpread) {}
+
+  /// After a failed run: the copy that laid out the fragment a conflicting
+  /// loop followed (the root a retry anchors first), if there was one.
+  Operation *conflictRoot() const { return conflictSource; }
 
   LogicalResult run() {
     if (failed(collect()))
@@ -272,8 +282,7 @@ private:
         layoutFromAttr(attr, type.getShape(), error);
     std::optional<Layout> layout;
     if (linear)
-      layout =
-          Layout::get(*linear, type.getShape(), error, threadsFor(buffer));
+      layout = Layout::get(*linear, type.getShape(), error, threadsFor(buffer));
     if (layout && layout->numThreads() != threadsFor(buffer))
       error = "the layout spreads over " +
               std::to_string(layout->numThreads()) + " threads but " +
@@ -370,7 +379,9 @@ private:
   /// out for coalesced access. One at a time, so that what it decides
   /// propagates before the next copy is considered.
   FailureOr<bool> anchorCopy() {
-    for (Operation *op : order) {
+    SmallVector<Operation *> candidates(roots.begin(), roots.end());
+    llvm::append_range(candidates, order);
+    for (Operation *op : candidates) {
       auto copy = dyn_cast<tile::CopyOp>(op);
       if (!copy)
         continue;
@@ -421,8 +432,8 @@ private:
                                          std::string &error) {
     auto it = runtimeIndexed.find(frag);
     if (it != runtimeIndexed.end())
-      return makeRowsInRegisters(shape, it->second, /*vec=*/1, owners,
-                                 warpSize, error);
+      return makeRowsInRegisters(shape, it->second, /*vec=*/1, owners, warpSize,
+                                 error);
     return makeBlocked(shape, vec, owners, warpSize, error);
   }
 
@@ -583,6 +594,13 @@ private:
     for (const Access &access : loop.accesses) {
       FragState *frag = state(access.buffer);
       std::optional<SmallVector<int>> dims = ivDims(access, loop.op);
+      if (!frag->layout && !dims && partialSpread) {
+        FailureOr<bool> spread = spreadPartially(loop, access);
+        if (failed(spread))
+          return failure();
+        changed |= *spread;
+        continue;
+      }
       if (frag->layout || !dims)
         continue;
       auto type = cast<MemRefType>(access.buffer.getType());
@@ -605,6 +623,85 @@ private:
     return changed;
   }
 
+  /// In a retry after a layout conflict: a fragment the loop indexes with
+  /// some of its induction variables (each once, extents equal) and, along
+  /// its other dimensions, with run-time values (a serial loop's variable:
+  /// mhc_post's `a_local[i_hci, i_hco]`) gets the loop's layout on the
+  /// former and the latter in registers, so the threads that run an
+  /// iteration hold the whole run the run-time index selects from (what
+  /// TileLang's loop partition gives such a buffer).
+  FailureOr<bool> spreadPartially(LoopState &loop, const Access &access) {
+    auto ivs = loop.op.getInductionVars();
+    ArrayRef<int64_t> extents = loop.op.getExtents();
+    auto type = cast<MemRefType>(access.buffer.getType());
+    SmallVector<int> dims;
+    bool anyIv = false;
+    for (auto [d, index] : llvm::enumerate(access.indices)) {
+      auto it = llvm::find(ivs, index);
+      if (it != ivs.end()) {
+        int k = int(it - ivs.begin());
+        if (llvm::is_contained(dims, k) || type.getShape()[d] != extents[k])
+          return false;
+        dims.push_back(k);
+        anyIv = true;
+        continue;
+      }
+      if (!isRuntimeIndex(index, loop.op))
+        return false;
+      dims.push_back(-1);
+    }
+    if (!anyIv)
+      return false;
+    std::string error;
+    std::optional<LinearLayout> projected =
+        selectDims(*loop.layout, dims, type.getShape(), error);
+    if (!projected)
+      return false;
+    std::optional<LinearLayout> linear =
+        withDimsInRegisters(*projected, dims, type.getShape());
+    if (!linear)
+      return false;
+    if (failed(decide(access.buffer, *linear, loop.op,
+                      "the T.Parallel loop (run-time indexed dimensions in "
+                      "registers)")))
+      return failure();
+    return true;
+  }
+
+  /// `projected` (a layout of `extents` whose dimensions k with
+  /// `dims[k] < 0` are all zero) with those dimensions in every thread's
+  /// registers on top: each thread holds the whole run along them.
+  static std::optional<LinearLayout>
+  withDimsInRegisters(const LinearLayout &projected, ArrayRef<int> dims,
+                      ArrayRef<int64_t> extents) {
+    std::vector<LinearLayout::InDim> ins(projected.getInDims().begin(),
+                                         projected.getInDims().end());
+    auto reg = llvm::find_if(ins, [](const LinearLayout::InDim &in) {
+      return in.name == kRegister;
+    });
+    if (reg == ins.end())
+      return std::nullopt;
+    for (auto [k, d] : llvm::enumerate(dims)) {
+      if (d >= 0)
+        continue;
+      for (int64_t bit = 1; bit < extents[k]; bit <<= 1) {
+        LinearLayout::Basis basis(extents.size(), 0);
+        basis[k] = int32_t(bit);
+        reg->bases.push_back(basis);
+      }
+    }
+    SmallVector<LinearLayout::NamedSize> outs;
+    for (const LinearLayout::OutDim &out : projected.getOutDims())
+      outs.push_back({out.name, int32_t(1) << out.log2Size});
+    llvm::Expected<LinearLayout> linear =
+        LinearLayout::create(std::move(ins), outs);
+    if (!linear) {
+      llvm::consumeError(linear.takeError());
+      return std::nullopt;
+    }
+    return std::move(*linear);
+  }
+
   /// For a loop about to take a fresh layout (`loop.layout`) that does not
   /// hold an element of a laid-out fragment it reads with some of its
   /// variables only (FlashDecoding's `S_shared[h, k] = f(scores_max[h])`,
@@ -621,8 +718,7 @@ private:
     for (const Access &access : loop.accesses) {
       FragState *frag = state(access.buffer);
       std::string why;
-      if (!frag->layout || frag->floating ||
-          !isa<memref::LoadOp>(access.op) ||
+      if (!frag->layout || frag->floating || !isa<memref::LoadOp>(access.op) ||
           resolves(loop, access, *frag->layout, why))
         continue;
       // Each index an induction variable of the same extent, once.
@@ -646,31 +742,10 @@ private:
       if (!projected)
         continue;
       // The loop dimensions the fragment does not index, in registers.
-      std::vector<LinearLayout::InDim> ins(projected->getInDims().begin(),
-                                           projected->getInDims().end());
-      auto reg = llvm::find_if(ins, [](const LinearLayout::InDim &in) {
-        return in.name == kRegister;
-      });
-      if (reg == ins.end())
+      std::optional<LinearLayout> linear =
+          withDimsInRegisters(*projected, dims, extents);
+      if (!linear)
         continue;
-      for (auto [k, d] : llvm::enumerate(dims)) {
-        if (d >= 0)
-          continue;
-        for (int64_t bit = 1; bit < extents[k]; bit <<= 1) {
-          LinearLayout::Basis basis(extents.size(), 0);
-          basis[k] = int32_t(bit);
-          reg->bases.push_back(basis);
-        }
-      }
-      SmallVector<LinearLayout::NamedSize> outs;
-      for (const LinearLayout::OutDim &out : projected->getOutDims())
-        outs.push_back({out.name, int32_t(1) << out.log2Size});
-      llvm::Expected<LinearLayout> linear =
-          LinearLayout::create(std::move(ins), outs);
-      if (!linear) {
-        llvm::consumeError(linear.takeError());
-        continue;
-      }
       std::optional<Layout> layout =
           Layout::get(*linear, extents, error, threadsOf(loop.op, threads));
       if (!layout)
@@ -897,6 +972,8 @@ private:
         }
         if (resolves(loop, access, *frag->layout, why))
           continue;
+        if (loop.source && isa<tile::CopyOp>(state(loop.source)->origin))
+          conflictSource = state(loop.source)->origin;
         InFlightDiagnostic diag = loop.op.emitError();
         diag << "layout conflict: fragment `" << name(access.buffer)
              << "` (laid out by " << frag->how << " at "
@@ -1087,17 +1164,69 @@ private:
 
   Operation *kernel;
   int64_t threads, warpSize;
+  SmallVector<Operation *> roots;
+  bool partialSpread;
+  Operation *conflictSource = nullptr;
   llvm::MapVector<Value, FragState> frags;
   std::vector<LoopState> loops;
   DenseMap<Operation *, size_t> loopIndex;
-  /// Fragments some T.Parallel loop indexes at a run-time value (FlashDecoding's
-  /// `lse_local[k, j]` in a serial loop over k): the layouts tilec chooses
-  /// for them on its own keep that dimension in each thread's registers
-  /// (makeRowsInRegisters), where TileLang's loop partition puts it too.
+  /// Fragments some T.Parallel loop indexes at a run-time value
+  /// (FlashDecoding's `lse_local[k, j]` in a serial loop over k): the layouts
+  /// tilec chooses for them on its own keep that dimension in each thread's
+  /// registers (makeRowsInRegisters), where TileLang's loop partition puts it
+  /// too.
   DenseMap<Value, int> runtimeIndexed; // -> the run-time indexed dim
   /// Copies, reductions and loops in program order.
   SmallVector<Operation *> order;
 };
+
+/// Conflict resolution, as TileLang's free-mode inference tries other
+/// roots for a group of ops that conflict: where the rules in program
+/// order end in a layout conflict in a loop laid out like a fragment that a
+/// copy laid out, the inference runs again with that copy first among the
+/// copies (its fragment then lays out the loops it reaches before other
+/// copies and loops fix their fragments) and with loops laying out the
+/// fragments they index partly at run time (spreadPartially); each further
+/// conflict adds its copy, up to kMaxRoots. The first run that passes the
+/// check is recorded; if none does, the first run's diagnostics are
+/// reported. A kernel the first run lays out is unchanged.
+LogicalResult inferWithRetries(Operation *kernel, int64_t threads,
+                               int64_t warpSize) {
+  constexpr size_t kMaxRoots = 4;
+  MLIRContext *ctx = kernel->getContext();
+  SmallVector<Diagnostic> first;
+  SmallVector<Operation *> roots;
+  for (size_t attempt = 0;; ++attempt) {
+    SmallVector<Diagnostic> diags;
+    LogicalResult result = failure();
+    Operation *root = nullptr;
+    {
+      ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+        diags.push_back(std::move(diag));
+        return success();
+      });
+      KernelInference inference(kernel, threads, warpSize, roots,
+                                /*partialSpread=*/attempt > 0);
+      result = inference.run();
+      root = inference.conflictRoot();
+    }
+    if (succeeded(result)) {
+      for (Diagnostic &diag : diags) // warnings, remarks
+        ctx->getDiagEngine().emit(std::move(diag));
+      LLVM_DEBUG(if (attempt > 0) llvm::dbgs()
+                 << "layouts resolved with " << roots.size() << " root(s)\n");
+      return success();
+    }
+    if (attempt == 0)
+      first = std::move(diags);
+    if (!root || llvm::is_contained(roots, root) || roots.size() >= kMaxRoots)
+      break;
+    roots.push_back(root);
+  }
+  for (Diagnostic &diag : first)
+    ctx->getDiagEngine().emit(std::move(diag));
+  return failure();
+}
 
 struct TileInferLayouts : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
   using TileInferLayoutsBase::TileInferLayoutsBase;
@@ -1132,8 +1261,7 @@ struct TileInferLayouts : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
         failed = true;
         continue;
       }
-      KernelInference inference(kernel, threads, warpSize);
-      if (mlir::failed(inference.run())) {
+      if (mlir::failed(inferWithRetries(kernel, threads, warpSize))) {
         failed = true;
         continue;
       }

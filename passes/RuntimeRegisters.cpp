@@ -16,6 +16,7 @@
 
 #include "tilec/Dialect/TileOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -40,13 +41,24 @@ bool dependsOn(Value value, const DenseSet<Value> &roots) {
 }
 } // namespace
 
-/// The loop's induction variables and those of the loops inside it: an
-/// index computed from an inner loop's variable changes within the
-/// T.Parallel body (resolveRegisters' `fixed` values cover the unrolled
-/// ones; a serial inner loop's stays an error).
+/// The loop's induction variables and those of the unrolled loops inside
+/// it (resolveRegisters' `fixed` values cover them). A serial inner
+/// loop's variable (a `tile.for serial`, or the `scf.for` it has become
+/// by the time tile-lower-simt lowers the body; the unrolled ones are gone
+/// by then) is a run-time value like one defined outside the loop:
+/// mhc_post's `a_local[i_hci, i_hco]` in `for i_hci in T.serial(hc)`. The
+/// lowering's clone of the body maps it to the cloned loop's variable.
 static DenseSet<Value> loopVariables(Operation *loop) {
   DenseSet<Value> roots;
   loop->walk([&](Block *block) {
+    Operation *owner = block->getParentOp();
+    if (owner != loop) {
+      if (isa<scf::ForOp>(owner))
+        return;
+      if (auto inner = dyn_cast<tile::ForOp>(owner))
+        if (inner.getKind() == tile::LoopKind::serial)
+          return;
+    }
     for (BlockArgument arg : block->getArguments())
       roots.insert(arg);
   });
@@ -125,10 +137,11 @@ simt::resolveAccess(const Layout &loop, Operation *loopOp, ValueRange indices,
   return result;
 }
 
-std::optional<LinearLayout>
-simt::makeRowsInRegisters(ArrayRef<int64_t> shape, int dim, int64_t vec,
-                          int64_t threads, int64_t warpSize,
-                          std::string &error) {
+std::optional<LinearLayout> simt::makeRowsInRegisters(ArrayRef<int64_t> shape,
+                                                      int dim, int64_t vec,
+                                                      int64_t threads,
+                                                      int64_t warpSize,
+                                                      std::string &error) {
   if (dim < 0 || dim >= int(shape.size()) || !isPowerOfTwo(shape[dim])) {
     error = "the run-time indexed dimension needs a power-of-two extent";
     return std::nullopt;
