@@ -54,11 +54,14 @@
 #include "SIMTLowering.h"
 
 #include "tilec/Dialect/TileOps.h"
+#include "tilec/Layout/AffineLayout.h"
 #include "tilec/Passes/Passes.h"
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Debug.h"
+
+#include <map>
 
 #define DEBUG_TYPE "tile-infer-layouts"
 
@@ -557,6 +560,14 @@ private:
             bestSize = size;
           }
         }
+        Value offsetSource;
+        if (!best)
+          if (std::optional<Layout> layout =
+                  layoutFromOffsetAccess(loop, offsetSource)) {
+            loop.layout = std::move(layout);
+            loop.source = offsetSource;
+            changed = true;
+          }
         if (best) {
           // Loop dimension k is the buffer dimension indexed by iv k; the
           // buffer's other dimensions drop out (replicated loops).
@@ -621,6 +632,142 @@ private:
       changed = true;
     }
     return changed;
+  }
+
+  /// A loop that reads a laid-out fragment at its variables plus an offset
+  /// set by a loop around it (mhc_pre's `x_frag[i, jj * 4 + j]` in
+  /// `for jj in T.serial(64)`, x_frag a T.gemm A operand): the loop takes
+  /// the fragment's layout restricted to the box at offset 0 (the elements
+  /// whose coordinates along the offset dimensions are below the loop's
+  /// extents), which holds the box at every offset the same way where the
+  /// threads do not depend on the offset's bits: the registers with those
+  /// bits zero are the loop's registers, and the offset selects registers
+  /// `base + stride * jj` (resolveOffsetAccess, checked later like every
+  /// access). Only for an offset known at run time (such an access could
+  /// not be laid out before), each loop variable indexing one dimension.
+  std::optional<Layout> layoutFromOffsetAccess(LoopState &loop, Value &source) {
+    auto ivs = loop.op.getInductionVars();
+    ArrayRef<int64_t> extents = loop.op.getExtents();
+    for (const Access &access : loop.accesses) {
+      FragState *frag = state(access.buffer);
+      if (!frag->layout || frag->floating)
+        continue;
+      auto shape = cast<MemRefType>(access.buffer.getType()).getShape();
+      // Loop dimension of each buffer dimension, and whether it is offset.
+      SmallVector<int> dimOf(shape.size(), -1);
+      SmallVector<bool> offset(shape.size(), false);
+      SmallVector<bool> used(ivs.size(), false);
+      bool plain = true, anyOffset = false;
+      for (auto [d, index] : llvm::enumerate(access.indices)) {
+        Value iv;
+        auto it = llvm::find(ivs, index);
+        if (it != ivs.end()) {
+          iv = index;
+        } else if (auto add = index.getDefiningOp<arith::AddIOp>()) {
+          for (auto [x, y] : {std::pair(add.getLhs(), add.getRhs()),
+                              std::pair(add.getRhs(), add.getLhs())})
+            if (llvm::is_contained(ivs, x) && isRuntimeIndex(y, loop.op))
+              iv = x;
+          offset[d] = bool(iv);
+        }
+        if (!iv) {
+          plain = false;
+          break;
+        }
+        int k = int(llvm::find(ivs, iv) - ivs.begin());
+        if (used[k] ||
+            (offset[d] ? extents[k] > shape[d] : extents[k] != shape[d])) {
+          plain = false;
+          break;
+        }
+        used[k] = true;
+        dimOf[d] = k;
+        anyOffset |= offset[d];
+      }
+      if (!plain || !anyOffset || llvm::is_contained(used, false))
+        continue;
+      const Layout &layout = *frag->layout;
+      auto toTile = [&](const LinearLayout::Basis &basis) {
+        SmallVector<int64_t> coord(layout.rank(), 0);
+        for (auto [pos, out] : llvm::enumerate(layout.linear().getOutDims()))
+          for (size_t d = 0; d < layout.rank(); ++d)
+            if (out.name == tensorDimName(d))
+              coord[d] = basis[pos];
+        return coord;
+      };
+      // The bits of a coordinate at or past the loop's extent along the
+      // offset dimensions, packed.
+      auto high = [&](ArrayRef<int64_t> coord) {
+        uint64_t key = 0;
+        for (size_t d = 0; d < coord.size(); ++d)
+          if (offset[d])
+            key = (key << 24) | uint64_t(coord[d] / extents[dimOf[d]]);
+        return key;
+      };
+      auto toLoop = [&](ArrayRef<int64_t> coord) {
+        LinearLayout::Basis basis(extents.size(), 0);
+        for (size_t d = 0; d < coord.size(); ++d)
+          basis[dimOf[d]] = int32_t(coord[d] % extents[dimOf[d]]);
+        return basis;
+      };
+      std::vector<LinearLayout::InDim> ins;
+      bool threadsOffset = false;
+      for (const LinearLayout::InDim &in : layout.linear().getInDims()) {
+        LinearLayout::InDim out{in.name, {}};
+        if (in.name != kRegister) {
+          for (const LinearLayout::Basis &basis : in.bases) {
+            SmallVector<int64_t> coord = toTile(basis);
+            threadsOffset |= high(coord) != 0;
+            out.bases.push_back(toLoop(coord));
+          }
+          ins.push_back(std::move(out));
+          continue;
+        }
+        // The registers whose offset bits cancel: an XOR basis of the
+        // offset parts, keyed by their highest bit; a register that
+        // reduces to zero there is a combination inside the box.
+        std::map<int, std::pair<uint64_t, SmallVector<int64_t>>> pivots;
+        for (const LinearLayout::Basis &basis : in.bases) {
+          SmallVector<int64_t> coord = toTile(basis);
+          uint64_t key = high(coord);
+          while (key) {
+            int lead = llvm::Log2_64(key);
+            auto it = pivots.find(lead);
+            if (it == pivots.end())
+              break;
+            key ^= it->second.first;
+            for (size_t d = 0; d < coord.size(); ++d)
+              coord[d] ^= it->second.second[d];
+          }
+          if (key) {
+            pivots[llvm::Log2_64(key)] = {key, coord};
+            continue;
+          }
+          if (llvm::any_of(coord, [](int64_t c) { return c != 0; }))
+            out.bases.push_back(toLoop(coord));
+        }
+        ins.push_back(std::move(out));
+      }
+      if (threadsOffset)
+        continue;
+      SmallVector<LinearLayout::NamedSize> outs;
+      for (auto [k, extent] : llvm::enumerate(extents))
+        outs.push_back({tensorDimName(k), int32_t(extent)});
+      llvm::Expected<LinearLayout> linear =
+          LinearLayout::create(std::move(ins), outs);
+      if (!linear) {
+        llvm::consumeError(linear.takeError());
+        continue;
+      }
+      std::string error;
+      std::optional<Layout> result =
+          Layout::get(*linear, extents, error, threadsOf(loop.op, threads));
+      if (!result)
+        continue;
+      source = access.buffer;
+      return result;
+    }
+    return std::nullopt;
   }
 
   /// In a retry after a layout conflict: a fragment the loop indexes with

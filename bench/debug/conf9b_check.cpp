@@ -19,11 +19,21 @@
 // row copy T.copy(lse_local[k, :], lse_local_split)) rescales and adds
 // them. fp16 rounding of P, of the partials and of the log-sums:
 // tolerance 2e-3 + 2e-2 |ref|.
+//
+// deepseek_mhc mhc_pre_gemm_sqrsum (hc_mult3 = 24, hc_hidden_size = 16384,
+// 96 tokens: whole blocks of 32, since the kernel's last loop stores rows
+// past num_tokens unguarded): out[n, j] = sum_k x[n, k] fn[j, k] (a tf32
+// T.gemm with A in a fragment) and sqrsum[n] = sum_k x[n, k]^2 (the loop
+// reading x_frag[i, jj * 4 + j] at registers `base + stride * jj`). x is
+// bf16 and fn is drawn exactly representable in tf32, so both are exact
+// products summed in float32 on the device: tolerance 2e-3 + 1e-4 |ref|.
 #include "check_host.h"
 #include "mha_sm80.h"
 #include "mha_sm90.h"
 #include "post_sm80.h"
 #include "post_sm90.h"
+#include "sqrsum_sm80.h"
+#include "sqrsum_sm90.h"
 
 #include <cmath>
 #include <cstdint>
@@ -83,16 +93,19 @@ void post() {
   for (int n = 0; n < N; ++n)
     for (int o = 0; o < HC; ++o)
       for (int h = 0; h < HID; ++h) {
-        double v = double(in.c[n * HC + o]) * fromBf16(in.d[size_t(n) * HID + h]);
+        double v =
+            double(in.c[n * HC + o]) * fromBf16(in.d[size_t(n) * HID + h]);
         for (int i = 0; i < HC; ++i)
           v += double(in.a[(n * HC + i) * HC + o]) *
                fromBf16(in.b[(size_t(n) * HC + i) * HID + h]);
         ref[(size_t(n) * HC + o) * HID + h] = v;
       }
-  checkPost("mhc_post, sm_90a (64 tokens, hc 4, hidden 2560)", in, ref,
-            [](auto... a) { return conf9b::post_sm90::mhc_post_tilelang(a...); });
-  checkPost("mhc_post, sm_80 PTX (64 tokens, hc 4, hidden 2560)", in, ref,
-            [](auto... a) { return conf9b::post_sm80::mhc_post_tilelang(a...); });
+  checkPost(
+      "mhc_post, sm_90a (64 tokens, hc 4, hidden 2560)", in, ref,
+      [](auto... a) { return conf9b::post_sm90::mhc_post_tilelang(a...); });
+  checkPost(
+      "mhc_post, sm_80 PTX (64 tokens, hc 4, hidden 2560)", in, ref,
+      [](auto... a) { return conf9b::post_sm80::mhc_post_tilelang(a...); });
 }
 
 constexpr int SQ = 128, H = 8, SKV = 1024, D = 128, SPLITS = 4;
@@ -112,8 +125,8 @@ void checkMha(const char *what, const std::vector<std::uint16_t> &q,
   std::vector<std::uint16_t> out(q.size(), 0x7e00), // NaN
       glse(size_t(H) * SPLITS * SQ, 0x7e00),
       partial(size_t(SQ) * H * SPLITS * D, 0x7e00);
-  CUdeviceptr dQ = upload(q), dK = upload(k), dV = upload(v),
-              dO = upload(out), dL = upload(glse), dP = upload(partial);
+  CUdeviceptr dQ = upload(q), dK = upload(k), dV = upload(v), dO = upload(out),
+              dL = upload(glse), dP = upload(partial);
   bool launched = ok(launch(dQ, dK, dV, dO, dL, dP), what);
   download(out, dO);
   for (CUdeviceptr p : {dQ, dK, dV, dL, dP})
@@ -161,6 +174,56 @@ void mha() {
            ref, [](auto... a) { return conf9b::mha_sm80::flashattn(a...); });
 }
 
+constexpr int NT = 96, J = 24, HS = 16384;
+
+template <typename Launch>
+void checkSqrsum(const char *what, const std::vector<std::uint16_t> &x,
+                 const std::vector<float> &fn, const std::vector<double> &out,
+                 const std::vector<double> &sq, Launch launch) {
+  std::vector<float> o(size_t(NT) * J, std::nanf("")), s(NT, std::nanf(""));
+  CUdeviceptr dX = upload(x), dF = upload(fn), dO = upload(o), dS = upload(s);
+  bool launched = ok(launch(dX, dF, dO, dS, std::int64_t(NT)), what);
+  download(o, dO);
+  download(s, dS);
+  cuMemFree(dX);
+  cuMemFree(dF);
+  Tally t;
+  for (size_t i = 0; i < o.size(); ++i)
+    t.add("out", i, o[i], out[i], 2e-3 + 1e-4 * std::fabs(out[i]));
+  for (size_t i = 0; i < s.size(); ++i)
+    t.add("sqrsum", i, s[i], sq[i], 2e-3 + 1e-4 * std::fabs(sq[i]));
+  t.row(what, launched);
+}
+
+void sqrsum() {
+  std::vector<std::uint16_t> x;
+  for (float f : randoms(size_t(NT) * HS))
+    x.push_back(toBf16(f));
+  std::vector<float> fn = randoms(size_t(J) * HS);
+  for (float &f : fn) { // 10 explicit mantissa bits: exact in tf32
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    u &= 0xffffe000u;
+    std::memcpy(&f, &u, 4);
+  }
+  std::vector<double> out(size_t(NT) * J, 0.0), sq(NT, 0.0);
+  for (int n = 0; n < NT; ++n)
+    for (int k = 0; k < HS; ++k) {
+      double v = fromBf16(x[size_t(n) * HS + k]);
+      sq[n] += v * v;
+      for (int j = 0; j < J; ++j)
+        out[size_t(n) * J + j] += v * fn[size_t(j) * HS + k];
+    }
+  checkSqrsum("mhc_pre_gemm_sqrsum, sm_90a (96 tokens, 24 x 16384)", x, fn, out,
+              sq, [](auto... a) {
+                return conf9b::sqrsum_sm90::mhc_pre_gemm_sqrsum_tilelang(a...);
+              });
+  checkSqrsum("mhc_pre_gemm_sqrsum, sm_80 PTX (96 tokens, 24 x 16384)", x, fn,
+              out, sq, [](auto... a) {
+                return conf9b::sqrsum_sm80::mhc_pre_gemm_sqrsum_tilelang(a...);
+              });
+}
+
 } // namespace
 
 int main() {
@@ -169,5 +232,6 @@ int main() {
   printCheckTableHeader();
   post();
   mha();
+  sqrsum();
   return allOk ? 0 : 1;
 }
