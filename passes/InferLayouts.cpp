@@ -21,7 +21,10 @@
 //     changed): a loop takes the layout of the largest fragment it indexes
 //     with all of its induction variables (a permutation), and fragments
 //     it indexes with a subset of them get the loop's layout projected
-//     onto those dimensions.
+//     onto those dimensions. A loop no fragment covers that reads one at
+//     its variables plus an offset set by a loop around it takes that
+//     fragment's layout restricted to the box at offset 0
+//     (layoutFromOffsetAccess).
 //  4. When nothing propagates, the first copy (in program order) between a
 //     still undecided fragment and a global or shared buffer anchors it: a
 //     blocked layout, `vec` = 16 bytes / the other side's element size
@@ -44,6 +47,11 @@
 //     their layouts came from. A loop writing a replicated fragment must
 //     run every iteration on every thread, and a reduction into one must
 //     leave its result in every thread.
+//  8. Conflict resolution (inferWithRetries): a conflict in a loop laid out
+//     like a fragment a copy anchored reruns 1-7 with that copy first among
+//     the copies, and with loops also laying out fragments they index
+//     partly at run time (those dimensions in registers); the first run
+//     that passes the check is kept, else the first run's error stands.
 // The choices are written as attributes; tile-lower-simt applies them.
 //
 //===----------------------------------------------------------------------===//
