@@ -21,7 +21,10 @@
 //     changed): a loop takes the layout of the largest fragment it indexes
 //     with all of its induction variables (a permutation), and fragments
 //     it indexes with a subset of them get the loop's layout projected
-//     onto those dimensions.
+//     onto those dimensions. A loop no fragment covers that reads one at
+//     its variables plus an offset set by a loop around it takes that
+//     fragment's layout restricted to the box at offset 0
+//     (layoutFromOffsetAccess).
 //  4. When nothing propagates, the first copy (in program order) between a
 //     still undecided fragment and a global or shared buffer anchors it: a
 //     blocked layout, `vec` = 16 bytes / the other side's element size
@@ -44,6 +47,11 @@
 //     their layouts came from. A loop writing a replicated fragment must
 //     run every iteration on every thread, and a reduction into one must
 //     leave its result in every thread.
+//  8. Conflict resolution (inferWithRetries): a conflict in a loop laid out
+//     like a fragment a copy anchored reruns 1-7 with that copy first among
+//     the copies, and with loops also laying out fragments they index
+//     partly at run time (those dimensions in registers); the first run
+//     that passes the check is kept, else the first run's error stands.
 // The choices are written as attributes; tile-lower-simt applies them.
 //
 //===----------------------------------------------------------------------===//
@@ -54,11 +62,14 @@
 #include "SIMTLowering.h"
 
 #include "tilec/Dialect/TileOps.h"
+#include "tilec/Layout/AffineLayout.h"
 #include "tilec/Passes/Passes.h"
 
 #include "mlir/IR/Matchers.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/Debug.h"
+
+#include <map>
 
 #define DEBUG_TYPE "tile-infer-layouts"
 
@@ -141,8 +152,18 @@ struct LoopState {
 
 class KernelInference {
 public:
-  KernelInference(Operation *kernel, int64_t threads, int64_t warpSize)
-      : kernel(kernel), threads(threads), warpSize(warpSize) {}
+  /// `roots`: copies that anchor their fragments before any other copy
+  /// (a retry after a layout conflict, see TileInferLayouts); with
+  /// `partialSpread`, loops also lay out fragments they index with some
+  /// induction variables and run-time values (spreadFromLoop).
+  KernelInference(Operation *kernel, int64_t threads, int64_t warpSize,
+                  ArrayRef<Operation *> roots = {}, bool partialSpread = false)
+      : kernel(kernel), threads(threads), warpSize(warpSize),
+        roots(roots.begin(), roots.end()), partialSpread(partialSpread) {}
+
+  /// After a failed run: the copy that laid out the fragment a conflicting
+  /// loop followed (the root a retry anchors first), if there was one.
+  Operation *conflictRoot() const { return conflictSource; }
 
   LogicalResult run() {
     if (failed(collect()))
@@ -272,8 +293,7 @@ private:
         layoutFromAttr(attr, type.getShape(), error);
     std::optional<Layout> layout;
     if (linear)
-      layout =
-          Layout::get(*linear, type.getShape(), error, threadsFor(buffer));
+      layout = Layout::get(*linear, type.getShape(), error, threadsFor(buffer));
     if (layout && layout->numThreads() != threadsFor(buffer))
       error = "the layout spreads over " +
               std::to_string(layout->numThreads()) + " threads but " +
@@ -370,7 +390,9 @@ private:
   /// out for coalesced access. One at a time, so that what it decides
   /// propagates before the next copy is considered.
   FailureOr<bool> anchorCopy() {
-    for (Operation *op : order) {
+    SmallVector<Operation *> candidates(roots.begin(), roots.end());
+    llvm::append_range(candidates, order);
+    for (Operation *op : candidates) {
       auto copy = dyn_cast<tile::CopyOp>(op);
       if (!copy)
         continue;
@@ -421,8 +443,8 @@ private:
                                          std::string &error) {
     auto it = runtimeIndexed.find(frag);
     if (it != runtimeIndexed.end())
-      return makeRowsInRegisters(shape, it->second, /*vec=*/1, owners,
-                                 warpSize, error);
+      return makeRowsInRegisters(shape, it->second, /*vec=*/1, owners, warpSize,
+                                 error);
     return makeBlocked(shape, vec, owners, warpSize, error);
   }
 
@@ -546,6 +568,14 @@ private:
             bestSize = size;
           }
         }
+        Value offsetSource;
+        if (!best)
+          if (std::optional<Layout> layout =
+                  layoutFromOffsetAccess(loop, offsetSource)) {
+            loop.layout = std::move(layout);
+            loop.source = offsetSource;
+            changed = true;
+          }
         if (best) {
           // Loop dimension k is the buffer dimension indexed by iv k; the
           // buffer's other dimensions drop out (replicated loops).
@@ -583,6 +613,13 @@ private:
     for (const Access &access : loop.accesses) {
       FragState *frag = state(access.buffer);
       std::optional<SmallVector<int>> dims = ivDims(access, loop.op);
+      if (!frag->layout && !dims && partialSpread) {
+        FailureOr<bool> spread = spreadPartially(loop, access);
+        if (failed(spread))
+          return failure();
+        changed |= *spread;
+        continue;
+      }
       if (frag->layout || !dims)
         continue;
       auto type = cast<MemRefType>(access.buffer.getType());
@@ -605,6 +642,221 @@ private:
     return changed;
   }
 
+  /// A loop that reads a laid-out fragment at its variables plus an offset
+  /// set by a loop around it (mhc_pre's `x_frag[i, jj * 4 + j]` in
+  /// `for jj in T.serial(64)`, x_frag a T.gemm A operand): the loop takes
+  /// the fragment's layout restricted to the box at offset 0 (the elements
+  /// whose coordinates along the offset dimensions are below the loop's
+  /// extents), which holds the box at every offset the same way where the
+  /// threads do not depend on the offset's bits: the registers with those
+  /// bits zero are the loop's registers, and the offset selects registers
+  /// `base + stride * jj` (resolveOffsetAccess, checked later like every
+  /// access). Only for an offset known at run time (such an access could
+  /// not be laid out before), each loop variable indexing one dimension.
+  std::optional<Layout> layoutFromOffsetAccess(LoopState &loop, Value &source) {
+    auto ivs = loop.op.getInductionVars();
+    ArrayRef<int64_t> extents = loop.op.getExtents();
+    for (const Access &access : loop.accesses) {
+      FragState *frag = state(access.buffer);
+      if (!frag->layout || frag->floating)
+        continue;
+      auto shape = cast<MemRefType>(access.buffer.getType()).getShape();
+      // Loop dimension of each buffer dimension, and whether it is offset.
+      SmallVector<int> dimOf(shape.size(), -1);
+      SmallVector<bool> offset(shape.size(), false);
+      SmallVector<bool> used(ivs.size(), false);
+      bool plain = true, anyOffset = false;
+      for (auto [d, index] : llvm::enumerate(access.indices)) {
+        Value iv;
+        auto it = llvm::find(ivs, index);
+        if (it != ivs.end()) {
+          iv = index;
+        } else if (auto add = index.getDefiningOp<arith::AddIOp>()) {
+          for (auto [x, y] : {std::pair(add.getLhs(), add.getRhs()),
+                              std::pair(add.getRhs(), add.getLhs())})
+            if (llvm::is_contained(ivs, x) && isRuntimeIndex(y, loop.op))
+              iv = x;
+          offset[d] = bool(iv);
+        }
+        if (!iv) {
+          plain = false;
+          break;
+        }
+        int k = int(llvm::find(ivs, iv) - ivs.begin());
+        if (used[k] ||
+            (offset[d] ? extents[k] > shape[d] : extents[k] != shape[d])) {
+          plain = false;
+          break;
+        }
+        used[k] = true;
+        dimOf[d] = k;
+        anyOffset |= offset[d];
+      }
+      if (!plain || !anyOffset || llvm::is_contained(used, false))
+        continue;
+      const Layout &layout = *frag->layout;
+      auto toTile = [&](const LinearLayout::Basis &basis) {
+        SmallVector<int64_t> coord(layout.rank(), 0);
+        for (auto [pos, out] : llvm::enumerate(layout.linear().getOutDims()))
+          for (size_t d = 0; d < layout.rank(); ++d)
+            if (out.name == tensorDimName(d))
+              coord[d] = basis[pos];
+        return coord;
+      };
+      // The bits of a coordinate at or past the loop's extent along the
+      // offset dimensions, packed.
+      auto high = [&](ArrayRef<int64_t> coord) {
+        uint64_t key = 0;
+        for (size_t d = 0; d < coord.size(); ++d)
+          if (offset[d])
+            key = (key << 24) | uint64_t(coord[d] / extents[dimOf[d]]);
+        return key;
+      };
+      auto toLoop = [&](ArrayRef<int64_t> coord) {
+        LinearLayout::Basis basis(extents.size(), 0);
+        for (size_t d = 0; d < coord.size(); ++d)
+          basis[dimOf[d]] = int32_t(coord[d] % extents[dimOf[d]]);
+        return basis;
+      };
+      std::vector<LinearLayout::InDim> ins;
+      bool threadsOffset = false;
+      for (const LinearLayout::InDim &in : layout.linear().getInDims()) {
+        LinearLayout::InDim out{in.name, {}};
+        if (in.name != kRegister) {
+          for (const LinearLayout::Basis &basis : in.bases) {
+            SmallVector<int64_t> coord = toTile(basis);
+            threadsOffset |= high(coord) != 0;
+            out.bases.push_back(toLoop(coord));
+          }
+          ins.push_back(std::move(out));
+          continue;
+        }
+        // The registers whose offset bits cancel: an XOR basis of the
+        // offset parts, keyed by their highest bit; a register that
+        // reduces to zero there is a combination inside the box.
+        std::map<int, std::pair<uint64_t, SmallVector<int64_t>>> pivots;
+        for (const LinearLayout::Basis &basis : in.bases) {
+          SmallVector<int64_t> coord = toTile(basis);
+          uint64_t key = high(coord);
+          while (key) {
+            int lead = llvm::Log2_64(key);
+            auto it = pivots.find(lead);
+            if (it == pivots.end())
+              break;
+            key ^= it->second.first;
+            for (size_t d = 0; d < coord.size(); ++d)
+              coord[d] ^= it->second.second[d];
+          }
+          if (key) {
+            pivots[llvm::Log2_64(key)] = {key, coord};
+            continue;
+          }
+          if (llvm::any_of(coord, [](int64_t c) { return c != 0; }))
+            out.bases.push_back(toLoop(coord));
+        }
+        ins.push_back(std::move(out));
+      }
+      if (threadsOffset)
+        continue;
+      SmallVector<LinearLayout::NamedSize> outs;
+      for (auto [k, extent] : llvm::enumerate(extents))
+        outs.push_back({tensorDimName(k), int32_t(extent)});
+      llvm::Expected<LinearLayout> linear =
+          LinearLayout::create(std::move(ins), outs);
+      if (!linear) {
+        llvm::consumeError(linear.takeError());
+        continue;
+      }
+      std::string error;
+      std::optional<Layout> result =
+          Layout::get(*linear, extents, error, threadsOf(loop.op, threads));
+      if (!result)
+        continue;
+      source = access.buffer;
+      return result;
+    }
+    return std::nullopt;
+  }
+
+  /// In a retry after a layout conflict: a fragment the loop indexes with
+  /// some of its induction variables (each once, extents equal) and, along
+  /// its other dimensions, with run-time values (a serial loop's variable:
+  /// mhc_post's `a_local[i_hci, i_hco]`) gets the loop's layout on the
+  /// former and the latter in registers, so the threads that run an
+  /// iteration hold the whole run the run-time index selects from (what
+  /// TileLang's loop partition gives such a buffer).
+  FailureOr<bool> spreadPartially(LoopState &loop, const Access &access) {
+    auto ivs = loop.op.getInductionVars();
+    ArrayRef<int64_t> extents = loop.op.getExtents();
+    auto type = cast<MemRefType>(access.buffer.getType());
+    SmallVector<int> dims;
+    bool anyIv = false;
+    for (auto [d, index] : llvm::enumerate(access.indices)) {
+      auto it = llvm::find(ivs, index);
+      if (it != ivs.end()) {
+        int k = int(it - ivs.begin());
+        if (llvm::is_contained(dims, k) || type.getShape()[d] != extents[k])
+          return false;
+        dims.push_back(k);
+        anyIv = true;
+        continue;
+      }
+      if (!isRuntimeIndex(index, loop.op))
+        return false;
+      dims.push_back(-1);
+    }
+    if (!anyIv)
+      return false;
+    std::string error;
+    std::optional<LinearLayout> projected =
+        selectDims(*loop.layout, dims, type.getShape(), error);
+    if (!projected)
+      return false;
+    std::optional<LinearLayout> linear =
+        withDimsInRegisters(*projected, dims, type.getShape());
+    if (!linear)
+      return false;
+    if (failed(decide(access.buffer, *linear, loop.op,
+                      "the T.Parallel loop (run-time indexed dimensions in "
+                      "registers)")))
+      return failure();
+    return true;
+  }
+
+  /// `projected` (a layout of `extents` whose dimensions k with
+  /// `dims[k] < 0` are all zero) with those dimensions in every thread's
+  /// registers on top: each thread holds the whole run along them.
+  static std::optional<LinearLayout>
+  withDimsInRegisters(const LinearLayout &projected, ArrayRef<int> dims,
+                      ArrayRef<int64_t> extents) {
+    std::vector<LinearLayout::InDim> ins(projected.getInDims().begin(),
+                                         projected.getInDims().end());
+    auto reg = llvm::find_if(ins, [](const LinearLayout::InDim &in) {
+      return in.name == kRegister;
+    });
+    if (reg == ins.end())
+      return std::nullopt;
+    for (auto [k, d] : llvm::enumerate(dims)) {
+      if (d >= 0)
+        continue;
+      for (int64_t bit = 1; bit < extents[k]; bit <<= 1) {
+        LinearLayout::Basis basis(extents.size(), 0);
+        basis[k] = int32_t(bit);
+        reg->bases.push_back(basis);
+      }
+    }
+    SmallVector<LinearLayout::NamedSize> outs;
+    for (const LinearLayout::OutDim &out : projected.getOutDims())
+      outs.push_back({out.name, int32_t(1) << out.log2Size});
+    llvm::Expected<LinearLayout> linear =
+        LinearLayout::create(std::move(ins), outs);
+    if (!linear) {
+      llvm::consumeError(linear.takeError());
+      return std::nullopt;
+    }
+    return std::move(*linear);
+  }
+
   /// For a loop about to take a fresh layout (`loop.layout`) that does not
   /// hold an element of a laid-out fragment it reads with some of its
   /// variables only (FlashDecoding's `S_shared[h, k] = f(scores_max[h])`,
@@ -621,8 +873,7 @@ private:
     for (const Access &access : loop.accesses) {
       FragState *frag = state(access.buffer);
       std::string why;
-      if (!frag->layout || frag->floating ||
-          !isa<memref::LoadOp>(access.op) ||
+      if (!frag->layout || frag->floating || !isa<memref::LoadOp>(access.op) ||
           resolves(loop, access, *frag->layout, why))
         continue;
       // Each index an induction variable of the same extent, once.
@@ -646,31 +897,10 @@ private:
       if (!projected)
         continue;
       // The loop dimensions the fragment does not index, in registers.
-      std::vector<LinearLayout::InDim> ins(projected->getInDims().begin(),
-                                           projected->getInDims().end());
-      auto reg = llvm::find_if(ins, [](const LinearLayout::InDim &in) {
-        return in.name == kRegister;
-      });
-      if (reg == ins.end())
+      std::optional<LinearLayout> linear =
+          withDimsInRegisters(*projected, dims, extents);
+      if (!linear)
         continue;
-      for (auto [k, d] : llvm::enumerate(dims)) {
-        if (d >= 0)
-          continue;
-        for (int64_t bit = 1; bit < extents[k]; bit <<= 1) {
-          LinearLayout::Basis basis(extents.size(), 0);
-          basis[k] = int32_t(bit);
-          reg->bases.push_back(basis);
-        }
-      }
-      SmallVector<LinearLayout::NamedSize> outs;
-      for (const LinearLayout::OutDim &out : projected->getOutDims())
-        outs.push_back({out.name, int32_t(1) << out.log2Size});
-      llvm::Expected<LinearLayout> linear =
-          LinearLayout::create(std::move(ins), outs);
-      if (!linear) {
-        llvm::consumeError(linear.takeError());
-        continue;
-      }
       std::optional<Layout> layout =
           Layout::get(*linear, extents, error, threadsOf(loop.op, threads));
       if (!layout)
@@ -897,6 +1127,8 @@ private:
         }
         if (resolves(loop, access, *frag->layout, why))
           continue;
+        if (loop.source && isa<tile::CopyOp>(state(loop.source)->origin))
+          conflictSource = state(loop.source)->origin;
         InFlightDiagnostic diag = loop.op.emitError();
         diag << "layout conflict: fragment `" << name(access.buffer)
              << "` (laid out by " << frag->how << " at "
@@ -1087,17 +1319,69 @@ private:
 
   Operation *kernel;
   int64_t threads, warpSize;
+  SmallVector<Operation *> roots;
+  bool partialSpread;
+  Operation *conflictSource = nullptr;
   llvm::MapVector<Value, FragState> frags;
   std::vector<LoopState> loops;
   DenseMap<Operation *, size_t> loopIndex;
-  /// Fragments some T.Parallel loop indexes at a run-time value (FlashDecoding's
-  /// `lse_local[k, j]` in a serial loop over k): the layouts tilec chooses
-  /// for them on its own keep that dimension in each thread's registers
-  /// (makeRowsInRegisters), where TileLang's loop partition puts it too.
+  /// Fragments some T.Parallel loop indexes at a run-time value
+  /// (FlashDecoding's `lse_local[k, j]` in a serial loop over k): the layouts
+  /// tilec chooses for them on its own keep that dimension in each thread's
+  /// registers (makeRowsInRegisters), where TileLang's loop partition puts it
+  /// too.
   DenseMap<Value, int> runtimeIndexed; // -> the run-time indexed dim
   /// Copies, reductions and loops in program order.
   SmallVector<Operation *> order;
 };
+
+/// Conflict resolution, as TileLang's free-mode inference tries other
+/// roots for a group of ops that conflict: where the rules in program
+/// order end in a layout conflict in a loop laid out like a fragment that a
+/// copy laid out, the inference runs again with that copy first among the
+/// copies (its fragment then lays out the loops it reaches before other
+/// copies and loops fix their fragments) and with loops laying out the
+/// fragments they index partly at run time (spreadPartially); each further
+/// conflict adds its copy, up to kMaxRoots. The first run that passes the
+/// check is recorded; if none does, the first run's diagnostics are
+/// reported. A kernel the first run lays out is unchanged.
+LogicalResult inferWithRetries(Operation *kernel, int64_t threads,
+                               int64_t warpSize) {
+  constexpr size_t kMaxRoots = 4;
+  MLIRContext *ctx = kernel->getContext();
+  SmallVector<Diagnostic> first;
+  SmallVector<Operation *> roots;
+  for (size_t attempt = 0;; ++attempt) {
+    SmallVector<Diagnostic> diags;
+    LogicalResult result = failure();
+    Operation *root = nullptr;
+    {
+      ScopedDiagnosticHandler capture(ctx, [&](Diagnostic &diag) {
+        diags.push_back(std::move(diag));
+        return success();
+      });
+      KernelInference inference(kernel, threads, warpSize, roots,
+                                /*partialSpread=*/attempt > 0);
+      result = inference.run();
+      root = inference.conflictRoot();
+    }
+    if (succeeded(result)) {
+      for (Diagnostic &diag : diags) // warnings, remarks
+        ctx->getDiagEngine().emit(std::move(diag));
+      LLVM_DEBUG(if (attempt > 0) llvm::dbgs()
+                 << "layouts resolved with " << roots.size() << " root(s)\n");
+      return success();
+    }
+    if (attempt == 0)
+      first = std::move(diags);
+    if (!root || llvm::is_contained(roots, root) || roots.size() >= kMaxRoots)
+      break;
+    roots.push_back(root);
+  }
+  for (Diagnostic &diag : first)
+    ctx->getDiagEngine().emit(std::move(diag));
+  return failure();
+}
 
 struct TileInferLayouts : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
   using TileInferLayoutsBase::TileInferLayoutsBase;
@@ -1132,8 +1416,7 @@ struct TileInferLayouts : tilec::impl::TileInferLayoutsBase<TileInferLayouts> {
         failed = true;
         continue;
       }
-      KernelInference inference(kernel, threads, warpSize);
-      if (mlir::failed(inference.run())) {
+      if (mlir::failed(inferWithRetries(kernel, threads, warpSize))) {
         failed = true;
         continue;
       }

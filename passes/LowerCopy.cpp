@@ -261,14 +261,113 @@ private:
   LogicalResult fragmentToFragment(tile::CopyOp copy, const Fragment &from,
                                    const Box &src, const Fragment &to,
                                    const Box &dst) {
-    if (!wholeBuffer(src) || !wholeBuffer(dst) || !(from.layout == to.layout))
+    if (!wholeBuffer(src) || !wholeBuffer(dst) || !(from.layout == to.layout)) {
+      if (succeeded(routedRegisters(copy, from, src, to, dst)))
+        return success();
       return copy.emitError()
              << "copying fragment `" << from.name << "` into `" << to.name
              << "` needs a layout conversion, which is not implemented yet";
+    }
     OpBuilder b(copy);
     for (int64_t k = 0; k < from.layout.numRegisters(); ++k)
       kernel.storeRegister(b, copy.getLoc(), to, k,
                            kernel.loadRegister(b, copy.getLoc(), from, k));
+    copy.erase();
+    return success();
+  }
+
+  /// A copy of a box of one fragment into a whole other fragment where
+  /// every thread already holds what it receives (FlashDecoding's
+  /// `T.copy(lse_local[k, :], lse_local_split)`, with `lse_local`'s rows in
+  /// registers and its columns where `lse_local_split` has them): each
+  /// destination register takes one source register, the same on every
+  /// thread; along at most one run-time offset of a unit source extent the
+  /// source registers must be evenly spaced (register `base + stride * k`,
+  /// as RuntimeRegisters.cpp indexes). Failure (nothing emitted) where a
+  /// value would have to move between threads.
+  LogicalResult routedRegisters(tile::CopyOp copy, const Fragment &from,
+                                const Box &src, const Fragment &to,
+                                const Box &dst) {
+    if (!wholeBuffer(dst))
+      return failure();
+    const Layout &in = from.layout, &out = to.layout;
+    SmallVector<int> srcDims = src.squeezedDims();
+    SmallVector<int> dstDims = dst.squeezedDims();
+    if (srcDims.size() != dstDims.size())
+      return failure();
+    for (auto [s, d] : llvm::zip(srcDims, dstDims))
+      if (src.extents[s] != dst.extents[d])
+        return failure();
+    SmallVector<int64_t> offsets(src.offsets.size(), 0);
+    int runtimeDim = -1;
+    for (auto [d, offset] : llvm::enumerate(src.offsets)) {
+      APInt value;
+      if (matchPattern(offset, m_ConstantInt(&value))) {
+        offsets[d] = value.getSExtValue();
+        continue;
+      }
+      if (runtimeDim >= 0 || src.extents[d] != 1)
+        return failure();
+      runtimeDim = int(d);
+    }
+    int64_t values = runtimeDim < 0 ? 1 : in.shape()[runtimeDim];
+    int64_t threads = std::min(in.spannedThreads(), out.spannedThreads());
+    // route[r][v]: the source register for destination register r at
+    // run-time offset v (-1: r holds no element).
+    SmallVector<SmallVector<int64_t>> route(out.numRegisters());
+    for (int64_t r = 0; r < out.numRegisters(); ++r) {
+      route[r].assign(values, -1);
+      for (int64_t v = 0; v < values; ++v) {
+        for (int64_t t = 0; t < threads; ++t) {
+          uint64_t e = out.elementAt(r, t);
+          if (!out.isInside(e))
+            continue;
+          SmallVector<int64_t> coord = out.unflatten(e);
+          SmallVector<int64_t> at(offsets);
+          if (runtimeDim >= 0)
+            at[runtimeDim] = v;
+          for (auto [s, d] : llvm::zip(srcDims, dstDims))
+            at[s] += coord[d];
+          int64_t reg = in.findRegister(t, in.flatten(at));
+          if (reg < 0 || (route[r][v] >= 0 && route[r][v] != reg))
+            return failure();
+          route[r][v] = reg;
+        }
+      }
+    }
+    SmallVector<int64_t> stride(out.numRegisters(), 0);
+    for (auto [r, regs] : llvm::enumerate(route)) {
+      if (regs[0] < 0)
+        continue;
+      if (values > 1)
+        stride[r] = regs[1] - regs[0];
+      for (int64_t v = 0; v < values; ++v)
+        if (regs[v] != regs[0] + v * stride[r])
+          return failure();
+    }
+    OpBuilder b(copy);
+    Location loc = copy.getLoc();
+    Value runtime;
+    if (runtimeDim >= 0) {
+      runtime = src.offsets[runtimeDim];
+      if (!runtime.getType().isIndex())
+        runtime = arith::IndexCastOp::create(b, loc, b.getIndexType(), runtime);
+    }
+    for (auto [r, regs] : llvm::enumerate(route)) {
+      if (regs[0] < 0)
+        continue;
+      Value value;
+      if (!runtime || stride[r] == 0) {
+        value = kernel.loadRegister(b, loc, from, regs[0]);
+      } else {
+        Value reg = arith::AddIOp::create(
+            b, loc, constIndex(b, loc, regs[0]),
+            arith::MulIOp::create(b, loc, runtime,
+                                  constIndex(b, loc, stride[r])));
+        value = memref::LoadOp::create(b, loc, from.registers, ValueRange{reg});
+      }
+      kernel.storeRegister(b, loc, to, int64_t(r), value);
+    }
     copy.erase();
     return success();
   }
@@ -341,10 +440,10 @@ private:
         if (fromZero && fragBox.extents[d] == shape[d])
           continue;
         // rel in [0, extent): one unsigned compare.
-        inBox = andOf(b, loc, inBox,
-                      arith::CmpIOp::create(
-                          b, loc, arith::CmpIPredicate::ult, rel,
-                          constIndex(b, loc, fragBox.extents[d])));
+        inBox = andOf(
+            b, loc, inBox,
+            arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, rel,
+                                  constIndex(b, loc, fragBox.extents[d])));
       }
       SmallVector<Value> index = other.indices(b, loc, relative);
       Value cond = inBounds(b, loc, other, index);

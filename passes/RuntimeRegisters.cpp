@@ -16,6 +16,7 @@
 
 #include "tilec/Dialect/TileOps.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 
 using namespace mlir;
@@ -40,13 +41,24 @@ bool dependsOn(Value value, const DenseSet<Value> &roots) {
 }
 } // namespace
 
-/// The loop's induction variables and those of the loops inside it: an
-/// index computed from an inner loop's variable changes within the
-/// T.Parallel body (resolveRegisters' `fixed` values cover the unrolled
-/// ones; a serial inner loop's stays an error).
+/// The loop's induction variables and those of the unrolled loops inside
+/// it (resolveRegisters' `fixed` values cover them). A serial inner
+/// loop's variable (a `tile.for serial`, or the `scf.for` it has become
+/// by the time tile-lower-simt lowers the body; the unrolled ones are gone
+/// by then) is a run-time value like one defined outside the loop:
+/// mhc_post's `a_local[i_hci, i_hco]` in `for i_hci in T.serial(hc)`. The
+/// lowering's clone of the body maps it to the cloned loop's variable.
 static DenseSet<Value> loopVariables(Operation *loop) {
   DenseSet<Value> roots;
   loop->walk([&](Block *block) {
+    Operation *owner = block->getParentOp();
+    if (owner != loop) {
+      if (isa<scf::ForOp>(owner))
+        return;
+      if (auto inner = dyn_cast<tile::ForOp>(owner))
+        if (inner.getKind() == tile::LoopKind::serial)
+          return;
+    }
     for (BlockArgument arg : block->getArguments())
       roots.insert(arg);
   });
@@ -59,6 +71,118 @@ bool simt::isRuntimeIndex(Value index, Operation *loop) {
   for (Value root : roots)
     env[root] = 0;
   return !evalIndex(index, env) && !dependsOn(index, roots);
+}
+
+/// The variable of a loop around `loopOp` (a `tile.for` or the `scf.for`
+/// it has become) that the indices use along with the loop's own
+/// variables, if there is exactly one such value and nothing else unknown;
+/// with the values it takes (constant bounds).
+static std::optional<std::pair<Value, SmallVector<int64_t>>>
+offsetVariable(Operation *loopOp, ValueRange indices,
+               const DenseMap<Value, int64_t> *fixed) {
+  DenseSet<Value> roots = loopVariables(loopOp);
+  Value free;
+  SmallVector<Value> work(indices.begin(), indices.end());
+  DenseSet<Value> seen;
+  while (!work.empty()) {
+    Value v = work.pop_back_val();
+    if (!seen.insert(v).second || roots.contains(v) ||
+        (fixed && fixed->count(v)))
+      continue;
+    if (Operation *def = v.getDefiningOp()) {
+      if (!matchPattern(v, m_Constant()))
+        llvm::append_range(work, def->getOperands());
+      continue;
+    }
+    if (free && free != v)
+      return std::nullopt;
+    free = v;
+  }
+  if (!free)
+    return std::nullopt;
+  auto arg = dyn_cast<BlockArgument>(free);
+  if (!arg)
+    return std::nullopt;
+  Operation *owner = arg.getOwner()->getParentOp();
+  Value lb, ub, step;
+  if (auto loop = dyn_cast<tile::ForOp>(owner)) {
+    if (loop.getInductionVar() != free)
+      return std::nullopt;
+    lb = loop.getLb(), ub = loop.getUb(), step = loop.getStep();
+  } else if (auto loop = dyn_cast<scf::ForOp>(owner)) {
+    if (loop.getInductionVar() != free)
+      return std::nullopt;
+    lb = loop.getLowerBound(), ub = loop.getUpperBound(), step = loop.getStep();
+  } else {
+    return std::nullopt;
+  }
+  APInt l, u, st;
+  if (!matchPattern(lb, m_ConstantInt(&l)) ||
+      !matchPattern(ub, m_ConstantInt(&u)) ||
+      !matchPattern(step, m_ConstantInt(&st)) || st.getSExtValue() <= 0)
+    return std::nullopt;
+  SmallVector<int64_t> values;
+  for (int64_t v = l.getSExtValue(); v < u.getSExtValue();
+       v += st.getSExtValue()) {
+    if (values.size() == 4096)
+      return std::nullopt;
+    values.push_back(v);
+  }
+  if (values.empty())
+    return std::nullopt;
+  return std::make_pair(free, std::move(values));
+}
+
+std::optional<ResolvedAccess>
+simt::resolveOffsetAccess(const Layout &loop, Operation *loopOp,
+                          ValueRange indices, const Layout &frag,
+                          std::string &why,
+                          const DenseMap<Value, int64_t> *fixed) {
+  auto offset = offsetVariable(loopOp, indices, fixed);
+  if (!offset)
+    return std::nullopt;
+  auto [variable, values] = *offset;
+  ValueRange ivs = cast<tile::ParallelOp>(loopOp).getInductionVars();
+  DenseMap<Value, int64_t> bound;
+  if (fixed)
+    bound = *fixed;
+  SmallVector<SmallVector<int64_t>> byValue;
+  for (int64_t v : values) {
+    bound[variable] = v;
+    std::optional<SmallVector<int64_t>> regs =
+        resolveRegisters(loop, ivs, indices, frag, why, &bound);
+    if (!regs) {
+      why = "with the enclosing loop's variable at " + std::to_string(v) +
+            ", " + why;
+      return std::nullopt;
+    }
+    byValue.push_back(std::move(*regs));
+  }
+  // Register base + stride * variable, for every loop register.
+  ResolvedAccess result;
+  result.runtime = variable;
+  if (values.size() > 1) {
+    int64_t delta = byValue[1][0] - byValue[0][0];
+    int64_t span = values[1] - values[0];
+    if (delta % span != 0) {
+      why = "the enclosing loop's variable does not select evenly spaced "
+            "registers";
+      return std::nullopt;
+    }
+    result.stride = delta / span;
+  }
+  for (int64_t b : byValue.front())
+    result.base.push_back(b - result.stride * values.front());
+  for (auto [i, regs] : llvm::enumerate(byValue))
+    for (auto [r, reg] : llvm::enumerate(regs))
+      if (reg != result.base[r] + result.stride * values[i]) {
+        why = "the enclosing loop's variable does not select evenly spaced "
+              "registers (at " +
+              std::to_string(values[i]) + ", loop register " +
+              std::to_string(r) + " is register " + std::to_string(reg) + ")";
+        return std::nullopt;
+      }
+  return result;
 }
 
 std::optional<ResolvedAccess>
@@ -82,6 +206,11 @@ simt::resolveAccess(const Layout &loop, Operation *loopOp, ValueRange indices,
   }
   ResolvedAccess result;
   if (runtimeDim < 0) {
+    if (std::optional<ResolvedAccess> offset =
+            resolveOffsetAccess(loop, loopOp, indices, frag, why, fixed))
+      return offset;
+    if (!why.empty())
+      return std::nullopt;
     std::optional<SmallVector<int64_t>> regs =
         resolveRegisters(loop, ivs, indices, frag, why, fixed);
     if (!regs)
@@ -125,10 +254,11 @@ simt::resolveAccess(const Layout &loop, Operation *loopOp, ValueRange indices,
   return result;
 }
 
-std::optional<LinearLayout>
-simt::makeRowsInRegisters(ArrayRef<int64_t> shape, int dim, int64_t vec,
-                          int64_t threads, int64_t warpSize,
-                          std::string &error) {
+std::optional<LinearLayout> simt::makeRowsInRegisters(ArrayRef<int64_t> shape,
+                                                      int dim, int64_t vec,
+                                                      int64_t threads,
+                                                      int64_t warpSize,
+                                                      std::string &error) {
   if (dim < 0 || dim >= int(shape.size()) || !isPowerOfTwo(shape[dim])) {
     error = "the run-time indexed dimension needs a power-of-two extent";
     return std::nullopt;

@@ -194,11 +194,9 @@ bool isRuntimeIndex(mlir::Value index, mlir::Operation *loop);
 /// with dimension `dim` in each thread's registers on top: every thread
 /// holds a whole run along `dim`, so an index along it known only at run
 /// time is a register index (resolveAccess).
-std::optional<LinearLayout> makeRowsInRegisters(llvm::ArrayRef<int64_t> shape,
-                                                int dim, int64_t vec,
-                                                int64_t threads,
-                                                int64_t warpSize,
-                                                std::string &error);
+std::optional<LinearLayout>
+makeRowsInRegisters(llvm::ArrayRef<int64_t> shape, int dim, int64_t vec,
+                    int64_t threads, int64_t warpSize, std::string &error);
 
 /// resolveRegisters, and where exactly one index is neither a constant nor
 /// computed from the induction variables and `fixed` values, that index
@@ -209,6 +207,16 @@ std::optional<ResolvedAccess>
 resolveAccess(const Layout &loop, mlir::Operation *loopOp,
               mlir::ValueRange indices, const Layout &frag, std::string &why,
               const llvm::DenseMap<mlir::Value, int64_t> *fixed = nullptr);
+
+/// An access whose indices combine the loop's variables with the variable
+/// of one loop around it of constant bounds (`x_frag[i, jj * 4 + j]` in
+/// `for jj in T.serial(64)`): resolveRegisters at each value of that
+/// variable, which must select registers `base + stride * variable`.
+/// nullopt with `why` empty where the indices are not of that form.
+std::optional<ResolvedAccess> resolveOffsetAccess(
+    const Layout &loop, mlir::Operation *loopOp, mlir::ValueRange indices,
+    const Layout &frag, std::string &why,
+    const llvm::DenseMap<mlir::Value, int64_t> *fixed = nullptr);
 
 /// For a reduction (or any projection) from `src` into `dst`, where dst
 /// dimension d is src dimension `dims[d]` (-1: a unit dimension): the dst

@@ -313,17 +313,43 @@ func.func @row_loop(%G: memref<64x4xf32>) attributes {tile.kernel} {
 
 // -----
 
-// The same with a serial inner loop: its variable would index registers
-// at run time.
+// The same with a serial inner loop: its variable is a run-time value, like
+// one defined outside the loop (mhc_post's `a_local[i_hci, i_hco]`): the
+// copy lays `a` out with that dimension in each thread's registers, and
+// the access reads the register array at the run-time index.
+// CHECK-LABEL: func.func @serial_inner
+// CHECK: tile.alloc "a" {layout = #tile.fragment<register = [(32, 0), (0, 1), (0, 2)], lane = [(1, 0), (2, 0), (4, 0), (8, 0), (16, 0)], warp = []>}
+// CHECK: tile.parallel (%{{.*}}) in [64] attributes {loop_layout = #tile.fragment<register = [(32)], lane = [(1), (2), (4), (8), (16)], warp = []>}
 func.func @serial_inner(%G: memref<64x4xf32>) attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   %c0 = arith.constant 0 : index
   %c4 = arith.constant 4 : index
   tile.kernel blocks(%bx) in (%c1) threads(32) {
     %a = tile.alloc "a" : memref<64x4xf32, #tile.space<fragment>>
-    // expected-note @below {{`a` got its layout here}}
     tile.copy %G[%c0, %c0] [64, 4] to %a[%c0, %c0] [64, 4] : memref<64x4xf32>, memref<64x4xf32, #tile.space<fragment>>
-    // expected-error @below {{its index #1 depends on a value other than the loop variables and constants (a fragment index may use the variables of inner T.unroll loops, not of serial ones)}}
+    tile.parallel (%i) in [64] {
+      tile.for serial %k = %c0 to %c4 step %c1 {
+        %x = memref.load %a[%i, %k] : memref<64x4xf32, #tile.space<fragment>>
+        memref.store %x, %G[%i, %k] : memref<64x4xf32>
+      }
+    }
+  }
+  return
+}
+
+// -----
+
+// A serial inner loop's variable along a dimension the layout spreads over
+// the lanes (pinned here): the element is on another thread.
+func.func @serial_inner_threads(%G: memref<64x4xf32>) attributes {tile.kernel} {
+  %c1 = arith.constant 1 : index
+  %c0 = arith.constant 0 : index
+  %c4 = arith.constant 4 : index
+  tile.kernel blocks(%bx) in (%c1) threads(32) {
+    // expected-note @below {{`a` got its layout here}}
+    %a = tile.alloc "a" {layout = #tile.fragment<register = [(8, 0), (16, 0), (32, 0)], lane = [(0, 1), (0, 2), (1, 0), (2, 0), (4, 0)], warp = []>} : memref<64x4xf32, #tile.space<fragment>>
+    tile.copy %G[%c0, %c0] [64, 4] to %a[%c0, %c0] [64, 4] : memref<64x4xf32>, memref<64x4xf32, #tile.space<fragment>>
+    // expected-error @below {{at run-time index #1 = 0, thread 1 runs iteration [0] but does not hold element [0, 0]}}
     tile.parallel (%i) in [64] {
       tile.for serial %k = %c0 to %c4 step %c1 {
         // expected-note @below {{the access}}
