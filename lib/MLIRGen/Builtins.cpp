@@ -76,7 +76,11 @@ FailureOr<int64_t> Elaborator::requireInt(const Arg &arg, StringRef what) {
 FailureOr<DType> Elaborator::requireDType(const Arg &arg) {
   if (std::optional<DType> dt = toDType(arg.value))
     return *dt;
-  if (arg.value.is(Value::Str))
+  if (arg.value.is(Value::Str) && isSubByteDType(arg.value.getStr()))
+    error(arg.range, "dtype \"" + arg.value.getStr() +
+                         "\" is not supported yet by tilec: it needs packed "
+                         "sub-byte storage (see docs/language.md, section 11)");
+  else if (arg.value.is(Value::Str))
     error(arg.range, "unknown dtype \"" + arg.value.getStr() +
                          "\" (expected float16, bfloat16, float32, "
                          "float8_e4m3, int8, int32, ...)");
@@ -421,8 +425,31 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
 FailureOr<Value> Elaborator::callMath(StringRef name, CallArgs &args) {
   auto &pos = args.positional;
   if (name == "itertools.product") {
+    // product(*seqs, repeat=n) is product of the sequences repeated n times.
+    int64_t repeat = 1;
+    for (auto &[kw, a] : args.keywords) {
+      if (kw != "repeat") {
+        error(a.range, "`itertools.product` got an unexpected keyword "
+                       "argument `" +
+                           kw + "`");
+        return failure();
+      }
+      FailureOr<int64_t> n = requireInt(a, "`repeat` of `itertools.product`");
+      if (failed(n))
+        return failure();
+      if (*n < 0 || *n > 64) {
+        error(a.range, "`repeat` of `itertools.product` must be between 0 "
+                       "and 64, got " +
+                           Twine(*n));
+        return failure();
+      }
+      repeat = *n;
+    }
+    std::vector<Arg> seqs;
+    for (int64_t r = 0; r < repeat; ++r)
+      seqs.insert(seqs.end(), pos.begin(), pos.end());
     std::vector<std::vector<Value>> result = {{}};
-    for (const Arg &a : pos) {
+    for (const Arg &a : seqs) {
       if (!a.value.isSequence()) {
         error(a.range, "`itertools.product` needs tuples or lists");
         return failure();

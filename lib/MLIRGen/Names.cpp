@@ -91,6 +91,18 @@ std::optional<ArrayRef<StringRef>> moduleNames(StringRef module) {
   return tileLangModuleNames(module);
 }
 
+/// TileLang's sub-byte element types. tilec stores every element in whole
+/// bytes, and these need packed storage (two int4 or fp4 values a byte)
+/// through copies, layouts and the tensor-core operands: named so that the
+/// error says "not supported yet" rather than "unknown".
+static const StringRef kSubByteDTypes[] = {
+    "int4",  "uint4",         "int2",          "uint2",        "int1",
+    "uint1", "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn"};
+
+bool isSubByteDType(StringRef name) {
+  return llvm::is_contained(kSubByteDTypes, name);
+}
+
 bool isNotSupportedYet(StringRef primitive) {
   return llvm::is_contained(kNotYet, primitive);
 }
