@@ -186,9 +186,18 @@ FailureOr<Value> Elaborator::callRandom(StringRef name, CallArgs &args) {
       FailureOr<Value> bx = callPrimitive("T.get_block_binding", none);
       if (failed(tx) || failed(bx))
         return failure();
+      // TileLang's T.kernel.get_thread_extent(): threadIdx.x's extent
+      // (the first of threads=(x, y, ...)).
       int64_t threads = 1;
-      for (int64_t d : blockDims)
-        threads *= d;
+      if (!blockDims.empty()) {
+        threads = blockDims.front();
+      } else {
+        Operation *op = builder.getInsertionBlock()->getParentOp();
+        while (op && !isa<tile::KernelOp>(op))
+          op = op->getParentOp();
+        if (op)
+          threads = int64_t(cast<tile::KernelOp>(op).getThreads());
+      }
       FailureOr<mlir::Value> t = toIR(*tx, i64, args.range);
       FailureOr<mlir::Value> bk = toIR(*bx, i64, args.range);
       if (failed(t) || failed(bk))
