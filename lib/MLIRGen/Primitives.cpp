@@ -1929,6 +1929,10 @@ Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
     }
   }
   auto &grid = args->positional;
+  // TileLang's `with T.Kernel():` binds no block index: a grid of one
+  // block (KernelLaunch with no blockIdx frames).
+  if (grid.empty() && !item.target)
+    grid.push_back(Arg{Value::integer(1), call->getRange()});
   if (grid.empty() || grid.size() > 3) {
     error(call->getRange(), "`T.Kernel` takes 1 to 3 grid extents, got " +
                                 Twine(grid.size()));
