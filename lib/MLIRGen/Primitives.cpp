@@ -569,7 +569,13 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       bool intLike = v.isIntLike() || v.is(Value::Symbol) ||
                      (v.is(Value::Runtime) && !v.getRuntime().dtype.isFloat());
       if (!intLike) {
-        error(a->range, "`T.ceildiv` needs integers, got `" + v.repr() + "`");
+        // TileLang's tuned examples leave sizes at a `None` default that
+        // the autotuner or the caller fills in.
+        error(a->range, "`T.ceildiv` needs integers, got `" + v.repr() + "`" +
+                            (v.isNone() ? "; a factory parameter left at its "
+                                          "`None` default needs a value "
+                                          "(-D name=<value>)"
+                                        : ""));
         return failure();
       }
     }
