@@ -21,10 +21,14 @@
 //   (A B^T)_group * scales_a[m, g] * scales_b[n / 128, g], e4m3 inputs,
 //   bf16 output; float64 reference (tolerance 1e-2 + 1e-2 |ref|: the bf16
 //   output's rounding).
+// - tilelang.quantize's helpers (test/Frontend/tilelang/quantize.tile):
+//   each 4-bit field f of 32768 random packed int8 bytes as f (unsigned),
+//   f - zero, f - 8 and sign-extended f; exact.
 #include "check_host.h"
 #include "conf9a_fa.h"
 #include "conf9a_fa_nc.h"
 #include "conf9a_gemm.h"
+#include "conf9a_quant.h"
 #include "conf9a_rand.h"
 #include "conf9a_rng.h"
 
@@ -297,6 +301,40 @@ void checkGemm() {
   t.row(what, launched);
 }
 
+//===----------------------------------------------------------------------===//
+// tilelang.quantize
+//===----------------------------------------------------------------------===//
+
+void checkQuantize() {
+  constexpr int N = 65536;
+  std::uniform_int_distribution<int> byte(-128, 127);
+  std::vector<std::int8_t> packed(N / 2);
+  for (auto &b : packed)
+    b = std::int8_t(byte(rng));
+  std::vector<std::uint16_t> zero = {toHalf(3.0f)};
+  std::vector<std::uint16_t> u(N, 0x7e00), z(N, 0x7e00), s(N, 0x7e00);
+  std::vector<std::int8_t> i8(N, 99);
+  CUdeviceptr dP = upload(packed), dZero = upload(zero), dU = upload(u),
+              dZ = upload(z), dS = upload(s), dI = upload(i8);
+  const char *what = "tilelang.quantize unpacking (65536 int4 fields)";
+  bool launched = ok(conf9a::quant::unpack(dP, dZero, dU, dZ, dS, dI), what);
+  download(u, dU);
+  download(z, dZ);
+  download(s, dS);
+  download(i8, dI);
+  cuMemFree(dP);
+  cuMemFree(dZero);
+  Tally t;
+  for (int n = 0; n < N; ++n) {
+    int f = (std::uint8_t(packed[n / 2]) >> (4 * (n % 2))) & 15;
+    t.add("U", n, fromHalf(u[n]), f, 0);
+    t.add("Z", n, fromHalf(z[n]), f - 3, 0);
+    t.add("S", n, fromHalf(s[n]), f - 8, 0);
+    t.add("I", n, i8[n], f >= 8 ? f - 16 : f, 0);
+  }
+  t.row(what, launched);
+}
+
 } // namespace
 
 int main() {
@@ -318,6 +356,7 @@ int main() {
   checkAttention("gqa_fwd_bshd flash attention, not causal (2 x 8 heads / 2 KV, 320 x 128)",
                  false, [](auto... a) { return conf9a::fa_nc::flashattn(a...); });
   checkGemm();
+  checkQuantize();
   std::printf("%s\n", allOk ? "all ok" : "FAILED");
   return allOk ? 0 : 1;
 }

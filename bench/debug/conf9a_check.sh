@@ -8,7 +8,9 @@
 #   curand_init / curand (itself checked against Philox's known-answer
 #   vectors and, where nvcc is found, against cuRAND: conf9a_curand.cu);
 # - flash_attention gqa_fwd_bshd (a compile-time `class`), causal and not;
-# - deepseek_deepgemm fp8 2xAcc (a dtype compared with a string).
+# - deepseek_deepgemm fp8 2xAcc (a dtype compared with a string);
+# - tilelang.quantize's unpacking helpers (test/Frontend/tilelang/
+#   quantize.tile), exact against the fields of the packed bytes.
 # The session's other changes (sub-byte dtypes, itertools.product's
 # `repeat`) change no generated code: test/Frontend/.
 # Here (no GPU), from the repository root:
@@ -33,6 +35,7 @@ build() { # source namespace defines...
 }
 build "$kernels/rand__rand_uint__tilelang_rand_1d.tile" rand -D M=100000 -D seed=42
 build test/Frontend/tilelang/rng.tile rng
+build test/Frontend/tilelang/quantize.tile quant -D N=65536
 fa=(-D batch=2 -D heads=8 -D seq_len=320 -D dim=128 -D groups=4 -D block_M=64
   -D block_N=64 -D num_stages=2 -D threads=128)
 build "$kernels/flash_attention__example_gqa_fwd_bshd__flashattn.tile" fa "${fa[@]}" -D is_causal=True

@@ -550,6 +550,8 @@ public:
   /// to it.
   mlir::FailureOr<Value>
   objectAttribute(const Value &base, llvm::StringRef attr, llvm::SMRange range);
+  /// tilelang.quantize's expression builders (Quantize.cpp).
+  mlir::FailureOr<Value> callQuantize(llvm::StringRef name, CallArgs &args);
   /// T.rng_init / T.rng_rand (Random.cpp).
   mlir::FailureOr<Value> callRandom(llvm::StringRef name, CallArgs &args);
   /// `obj.attr = value` / `Class.attr = value`.

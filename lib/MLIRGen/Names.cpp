@@ -55,10 +55,10 @@ static const StringRef kNotYet[] = {
     "StridedTensor", "view", "reshape", "annotate_l2_hit_ratio"};
 
 static const StringRef kTilelang[] = {
-    "jit",       "autotune",      "language", "layout",
-    "autotuner", "PassConfigKey", "cdiv",     "next_power_of_2",
-    "math",      "carver",        "tileop",   "transform",
-    "DataType",  "TensorSupplyType"};
+    "jit",       "autotune",         "language", "layout",
+    "autotuner", "PassConfigKey",    "cdiv",     "next_power_of_2",
+    "math",      "carver",           "tileop",   "transform",
+    "DataType",  "TensorSupplyType", "quantize", "tvm"};
 static const StringRef kMath[] = {"log2", "log", "log10", "exp", "exp2",
                                   "sqrt", "tanh", "sin", "cos", "pow",
                                   "ceil", "floor", "trunc", "gcd", "prod",
