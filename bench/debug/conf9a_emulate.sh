@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# CPU emulation of conf9a's SIMT kernels, no GPU needed (conf9a_emulate.cpp
-# says how): tilec's LLVM IR for sm_90a of rand_uint, rng.tile and
+# CPU emulation of conf9a's SIMT kernels, no GPU needed
+# (test/Targets/Inputs/simt-emulate.cpp says how; test/Targets/
+# simt-emulation.test runs it on rng.tile and quantize.tile): tilec's LLVM IR for sm_90a of rand_uint, rng.tile and
 # quantize.tile, retargeted to the host (thread / block index intrinsics as
 # functions, address spaces dropped) and run for every thread against the
 # host references. From the repository root:
@@ -27,6 +28,6 @@ host() { # .ll in, host .ll out
 "$tilec" test/Frontend/tilelang/rng.tile --target sm_90a --emit=llvm -o "$out/rng.ll"
 "$tilec" test/Frontend/tilelang/quantize.tile --target sm_90a --emit=llvm -o "$out/quant.ll"
 for k in rand rng quant; do host "$out/$k.ll" "$out/${k}_host.ll"; done
-clang++-22 -O1 -w bench/debug/conf9a_emulate.cpp "$out/rand_host.ll" "$out/rng_host.ll" \
+clang++-22 -O1 -w -DWITH_RAND test/Targets/Inputs/simt-emulate.cpp "$out/rand_host.ll" "$out/rng_host.ll" \
   "$out/quant_host.ll" -o "$out/conf9a_emulate"
 "$out/conf9a_emulate"

@@ -1,9 +1,12 @@
-// CPU emulation of conf9a's SIMT kernels (see conf9a_emulate.sh): the LLVM
-// IR tilec generates for sm_90a, retargeted to the host with the thread and
-// block indices as functions, run for every (block, thread) of the grid,
-// and compared with the same host references as conf9a_check.cpp. It runs
-// tilec's whole lowering without a GPU; kernels whose threads communicate
-// (barriers, shared memory, shuffles) cannot run this way, and these do not.
+// CPU emulation of SIMT kernels (test/Targets/simt-emulation.test,
+// bench/debug/conf9a_emulate.sh): the LLVM IR tilec generates for sm_90a,
+// retargeted to the host with the thread and block indices as functions,
+// run for every (block, thread) of the grid and compared with host
+// references (the same as bench/debug/conf9a_check.cpp's). It runs tilec's
+// whole lowering without a GPU; kernels whose threads communicate
+// (barriers, shared memory, shuffles) cannot run this way, and these do
+// not. Built with -DWITH_RAND when the conformance kernel rand_uint is
+// linked in too.
 #include <array>
 #include <cstdint>
 #include <cstdio>
@@ -14,7 +17,9 @@ extern "C" int emu_tid() { return gTid; }
 extern "C" int emu_ctaid() { return gCtaid; }
 extern "C" void rng_streams_kernel(void *);
 extern "C" void rng_default_kernel(void *);
+#ifdef WITH_RAND
 extern "C" void tilelang_rand_1d_kernel(void *);
+#endif
 extern "C" void unpack_kernel(void *, void *, void *, void *, void *, void *);
 
 namespace {
@@ -97,6 +102,7 @@ int main() {
     }
     row("rng_default", o.size(), bad);
   }
+#ifdef WITH_RAND
   {
     const int M = 100000, blocks = (M + 127) / 128;
     std::vector<std::uint32_t> o(M);
@@ -111,6 +117,7 @@ int main() {
     }
     row("rand_uint (M = 100000, seed 42)", o.size(), bad);
   }
+#endif
   {
     const int N = 256;
     std::vector<std::int8_t> packed(N / 2), i8(N);
