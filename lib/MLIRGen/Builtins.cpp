@@ -388,8 +388,53 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
     return Value::tuple({*q.value, *m.value});
   }
   if (name == "isinstance") {
-    error(args.range, "`isinstance` is not supported in .tile files");
-    return failure();
+    // On compile-time values, with the built-in types and compile-time
+    // classes; a run-time value's type is its dtype (`x.dtype`).
+    if (pos.size() != 2 || !args.keywords.empty()) {
+      error(args.range, "`isinstance` takes an object and a type or a tuple "
+                        "of types");
+      return failure();
+    }
+    const Value &x = pos[0].value;
+    if (!x.isConstant()) {
+      error(pos[0].range, "`isinstance` of a run-time value is not supported "
+                          "in .tile files; compare its `dtype`");
+      return failure();
+    }
+    std::vector<Value> types = pos[1].value.is(Value::Tuple)
+                                   ? pos[1].value.getElements()
+                                   : std::vector<Value>{pos[1].value};
+    bool result = false;
+    for (const Value &t : types) {
+      if (t.is(Value::Class)) {
+        result |=
+            x.is(Value::Instance) && x.getInstance().cls == t.getClassPtr();
+        continue;
+      }
+      StringRef ty = t.is(Value::Builtin) ? StringRef(t.getBuiltin()) : "";
+      if (ty == "py.int")
+        result |= x.isIntLike(); // bool is an int, as in Python
+      else if (ty == "py.bool")
+        result |= x.is(Value::Bool);
+      else if (ty == "py.float")
+        result |= x.is(Value::Float);
+      else if (ty == "py.str")
+        result |= x.is(Value::Str);
+      else if (ty == "py.tuple")
+        result |= x.is(Value::Tuple);
+      else if (ty == "py.list")
+        result |= x.is(Value::List);
+      else if (ty == "py.dict")
+        result |= x.is(Value::Dict);
+      else {
+        error(pos[1].range, "`isinstance` with `" + t.repr() +
+                                "` is not supported in .tile files (int, "
+                                "float, bool, str, tuple, list, dict or a "
+                                "class)");
+        return failure();
+      }
+    }
+    return Value::boolean(result);
   }
   if (name == "print") {
     // In a kernel body print would run on the device: that is T.print.
