@@ -34,6 +34,9 @@ if config.cmake and os.path.exists(config.cmake):
     config.available_features.add("cmake")
 if config.cuda_driver and os.path.exists(config.cuda_driver):
     config.available_features.add("cuda-driver")
+# LLVM's clang++ (next to FileCheck): host emulation of SIMT kernels.
+if os.path.exists(os.path.join(config.llvm_tools_dir, "clang++")):
+    config.available_features.add("host-clang")
 if os.geteuid() == 0:
     # root ignores permission bits: tests of unwritable paths use other means.
     config.available_features.add("root")

@@ -268,6 +268,8 @@ llvm::StringRef ast::getKindName(Stmt::Kind kind) {
     return "Assert";
   case Stmt::Kind::Raise:
     return "Raise";
+  case Stmt::Kind::ClassDef:
+    return "ClassDef";
   }
   llvm_unreachable("unknown statement kind");
 }

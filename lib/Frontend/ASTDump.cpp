@@ -413,6 +413,14 @@ void Dumper::dumpStmt(const Stmt &stmt, unsigned indent) {
     os << '\n';
     dumpOptional(llvm::cast<RaiseStmt>(stmt).getExc(), in, "exc");
     return;
+  case Stmt::Kind::ClassDef: {
+    const auto &def = llvm::cast<ClassDefStmt>(stmt);
+    os << ' ' << def.getName() << '\n';
+    for (const ExprPtr &base : def.getBases())
+      dumpExpr(*base, in, "base");
+    dumpBody(def.getBody(), in);
+    return;
+  }
   }
   llvm_unreachable("unknown statement kind");
 }

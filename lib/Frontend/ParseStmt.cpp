@@ -45,8 +45,8 @@ bool Parser::parseStatement(StmtList &out) {
     stmt = parseWithStmt();
     break;
   case TokenKind::KwClass:
-    unsupported("`class` definitions are");
-    return false;
+    stmt = parseClassDef();
+    break;
   case TokenKind::KwTry:
   case TokenKind::KwExcept:
   case TokenKind::KwFinally:
@@ -496,7 +496,7 @@ StmtPtr Parser::parseDecorated() {
     decorators.push_back(std::move(decorator));
   }
   if (tok.is(TokenKind::KwClass))
-    return unsupported("`class` definitions are");
+    return unsupported("decorated `class` definitions are");
   if (tok.is(TokenKind::KwAsync))
     return unsupported("`async` is");
   if (tok.isNot(TokenKind::KwDef))
@@ -542,6 +542,48 @@ StmtPtr Parser::parseFunctionDef(std::vector<ExprPtr> decorators) {
   return std::make_unique<FunctionDefStmt>(
       rangeFrom(start), name, nameRange, std::move(decorators),
       std::move(params), std::move(returns), std::move(body));
+}
+
+/// class_def: 'class' NAME ['(' [expression (',' expression)* [',']] ')']
+/// ':' block. Keyword arguments (metaclasses) are not accepted.
+StmtPtr Parser::parseClassDef() {
+  llvm::SMLoc start = tok.getLoc();
+  consume();
+  if (tok.isNot(TokenKind::Identifier))
+    return errorExpected("a class name", "after `class`");
+  llvm::StringRef name = tok.getSpelling();
+  llvm::SMRange nameRange = tok.getRange();
+  consume();
+  std::vector<ExprPtr> bases;
+  if (tok.is(TokenKind::LParen)) {
+    Token lparen = tok;
+    consume();
+    OpenBracket open(*this, lparen);
+    while (tok.isNot(TokenKind::RParen)) {
+      if (tok.is(TokenKind::Identifier) && peek().is(TokenKind::Equal))
+        return unsupported("class keyword arguments (metaclasses) are");
+      ExprPtr base = parseExpression();
+      if (!base)
+        return nullptr;
+      bases.push_back(std::move(base));
+      if (!consumeIf(TokenKind::Comma))
+        break;
+    }
+    if (!expectClosing(TokenKind::RParen, lparen,
+                       "`,` or `)` in the base classes"))
+      return nullptr;
+  }
+  if (!expect(TokenKind::Colon, "after the class name"))
+    return nullptr;
+  unsigned savedLoops = loopDepth;
+  loopDepth = 0;
+  StmtList body;
+  bool ok = parseBlock(body, "class definition", start);
+  loopDepth = savedLoops;
+  if (!ok)
+    return nullptr;
+  return std::make_unique<ClassDefStmt>(rangeFrom(start), name, nameRange,
+                                        std::move(bases), std::move(body));
 }
 
 /// params: param (',' param)* [','] ; param: NAME [':' expression]

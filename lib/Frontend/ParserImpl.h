@@ -185,6 +185,7 @@ private:
   StmtPtr parseRaiseStmt();
   StmtPtr parseDecorated();
   StmtPtr parseFunctionDef(std::vector<ExprPtr> decorators);
+  StmtPtr parseClassDef();
   bool parseParams(std::vector<ast::Param> &params, const Token &lparen);
   StmtPtr parseIfStmt();
   StmtPtr parseForStmt();

@@ -76,7 +76,11 @@ FailureOr<int64_t> Elaborator::requireInt(const Arg &arg, StringRef what) {
 FailureOr<DType> Elaborator::requireDType(const Arg &arg) {
   if (std::optional<DType> dt = toDType(arg.value))
     return *dt;
-  if (arg.value.is(Value::Str))
+  if (arg.value.is(Value::Str) && isSubByteDType(arg.value.getStr()))
+    error(arg.range, "dtype \"" + arg.value.getStr() +
+                         "\" is not supported yet by tilec: it needs packed "
+                         "sub-byte storage (see docs/language.md, section 11)");
+  else if (arg.value.is(Value::Str))
     error(arg.range, "unknown dtype \"" + arg.value.getStr() +
                          "\" (expected float16, bfloat16, float32, "
                          "float8_e4m3, int8, int32, ...)");
@@ -384,8 +388,53 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
     return Value::tuple({*q.value, *m.value});
   }
   if (name == "isinstance") {
-    error(args.range, "`isinstance` is not supported in .tile files");
-    return failure();
+    // On compile-time values, with the built-in types and compile-time
+    // classes; a run-time value's type is its dtype (`x.dtype`).
+    if (pos.size() != 2 || !args.keywords.empty()) {
+      error(args.range, "`isinstance` takes an object and a type or a tuple "
+                        "of types");
+      return failure();
+    }
+    const Value &x = pos[0].value;
+    if (!x.isConstant()) {
+      error(pos[0].range, "`isinstance` of a run-time value is not supported "
+                          "in .tile files; compare its `dtype`");
+      return failure();
+    }
+    std::vector<Value> types = pos[1].value.is(Value::Tuple)
+                                   ? pos[1].value.getElements()
+                                   : std::vector<Value>{pos[1].value};
+    bool result = false;
+    for (const Value &t : types) {
+      if (t.is(Value::Class)) {
+        result |=
+            x.is(Value::Instance) && x.getInstance().cls == t.getClassPtr();
+        continue;
+      }
+      StringRef ty = t.is(Value::Builtin) ? StringRef(t.getBuiltin()) : "";
+      if (ty == "py.int")
+        result |= x.isIntLike(); // bool is an int, as in Python
+      else if (ty == "py.bool")
+        result |= x.is(Value::Bool);
+      else if (ty == "py.float")
+        result |= x.is(Value::Float);
+      else if (ty == "py.str")
+        result |= x.is(Value::Str);
+      else if (ty == "py.tuple")
+        result |= x.is(Value::Tuple);
+      else if (ty == "py.list")
+        result |= x.is(Value::List);
+      else if (ty == "py.dict")
+        result |= x.is(Value::Dict);
+      else {
+        error(pos[1].range, "`isinstance` with `" + t.repr() +
+                                "` is not supported in .tile files (int, "
+                                "float, bool, str, tuple, list, dict or a "
+                                "class)");
+        return failure();
+      }
+    }
+    return Value::boolean(result);
   }
   if (name == "print") {
     // In a kernel body print would run on the device: that is T.print.
@@ -421,8 +470,31 @@ FailureOr<Value> Elaborator::callPythonBuiltin(StringRef name, CallArgs &args) {
 FailureOr<Value> Elaborator::callMath(StringRef name, CallArgs &args) {
   auto &pos = args.positional;
   if (name == "itertools.product") {
+    // product(*seqs, repeat=n) is product of the sequences repeated n times.
+    int64_t repeat = 1;
+    for (auto &[kw, a] : args.keywords) {
+      if (kw != "repeat") {
+        error(a.range, "`itertools.product` got an unexpected keyword "
+                       "argument `" +
+                           kw + "`");
+        return failure();
+      }
+      FailureOr<int64_t> n = requireInt(a, "`repeat` of `itertools.product`");
+      if (failed(n))
+        return failure();
+      if (*n < 0 || *n > 64) {
+        error(a.range, "`repeat` of `itertools.product` must be between 0 "
+                       "and 64, got " +
+                           Twine(*n));
+        return failure();
+      }
+      repeat = *n;
+    }
+    std::vector<Arg> seqs;
+    for (int64_t r = 0; r < repeat; ++r)
+      seqs.insert(seqs.end(), pos.begin(), pos.end());
     std::vector<std::vector<Value>> result = {{}};
-    for (const Arg &a : pos) {
+    for (const Arg &a : seqs) {
       if (!a.value.isSequence()) {
         error(a.range, "`itertools.product` needs tuples or lists");
         return failure();

@@ -616,6 +616,8 @@ Flow Elaborator::execStmt(const ast::Stmt &stmt, Frame &frame) {
     return execImport(stmt, frame);
   case K::FunctionDef:
     return execFunctionDef(llvm::cast<ast::FunctionDefStmt>(stmt), frame);
+  case K::ClassDef:
+    return execClassDef(llvm::cast<ast::ClassDefStmt>(stmt), frame);
   case K::Return: {
     auto &r = llvm::cast<ast::ReturnStmt>(stmt);
     if (traced && callDepth == 0 && (!eager || kernelDepth > 0)) {
@@ -991,9 +993,17 @@ LogicalResult Elaborator::assignTo(const ast::Expr &target, const Value &value,
     memref::StoreOp::create(builder, loc(target.getLoc()), *v, buf.memref, idx);
     return success();
   }
-  if (llvm::isa<ast::AttributeExpr>(&target)) {
-    error(target.getRange(), "assigning to an attribute is not supported in "
-                             ".tile files");
+  if (auto *attr = llvm::dyn_cast<ast::AttributeExpr>(&target)) {
+    // `self.x = v` on a compile-time object; other attributes are not
+    // assignable.
+    FailureOr<Value> base = eval(*attr->getValue(), frame);
+    if (failed(base))
+      return failure();
+    if (base->is(Value::Instance) || base->is(Value::Class))
+      return setObjectAttribute(*base, attr->getAttr(), value);
+    error(target.getRange(), "assigning to an attribute of a `" +
+                                 base->typeName() +
+                                 "` is not supported in .tile files");
     return failure();
   }
   error(target.getRange(), "cannot assign to this expression");

@@ -93,6 +93,9 @@ std::string canonicalBuiltin(llvm::StringRef qualified);
 /// Whether `T.<primitive>` is a known TileLang primitive tilec does not
 /// implement yet.
 bool isNotSupportedYet(llvm::StringRef primitive);
+/// Whether `name` is one of TileLang's sub-byte dtypes (`int4`,
+/// `float4_e2m1fn`, ...), which tilec does not support yet.
+bool isSubByteDType(llvm::StringRef name);
 /// The candidate closest to `name` by edit distance, or "" if none is close.
 std::string closestName(llvm::StringRef name,
                         llvm::ArrayRef<llvm::StringRef> candidates);
@@ -537,6 +540,24 @@ public:
   llvm::StringMap<llvm::SMLoc> passConfigLocs;
   /// Factories the file instantiated itself at the top level.
   llvm::SmallPtrSet<const ast::FunctionDefStmt *, 4> instantiatedAtTopLevel;
+
+  //===--------------------------------------------------------------------===//
+  // Compile-time classes (Classes.cpp)
+  //===--------------------------------------------------------------------===//
+  Flow execClassDef(const ast::ClassDefStmt &def, Frame &frame);
+  mlir::FailureOr<Value> instantiateClass(const Value &cls, CallArgs &args);
+  /// `obj.attr` / `Class.attr`; a method read through an object is bound
+  /// to it.
+  mlir::FailureOr<Value>
+  objectAttribute(const Value &base, llvm::StringRef attr, llvm::SMRange range);
+  /// tilelang.quantize's expression builders (Quantize.cpp).
+  mlir::FailureOr<Value> callQuantize(llvm::StringRef name, CallArgs &args);
+  /// T.rng_init / T.rng_rand (Random.cpp).
+  mlir::FailureOr<Value> callRandom(llvm::StringRef name, CallArgs &args);
+  /// `obj.attr = value` / `Class.attr = value`.
+  mlir::LogicalResult setObjectAttribute(const Value &base,
+                                         llvm::StringRef attr,
+                                         const Value &value);
 };
 
 } // namespace tilec::mlirgen

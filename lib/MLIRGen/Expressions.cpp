@@ -1296,6 +1296,13 @@ FailureOr<Value> Elaborator::evalAttribute(const ast::AttributeExpr &e,
         return Value::dtype(*dt);
       if (attr == "float8_e4m3fn" || attr == "float8_e4m3")
         return Value::dtype(DType::Float8E4M3);
+      if (isSubByteDType(attr)) {
+        error(e.getAttrRange(), "dtype `T." + attr +
+                                    "` is not supported yet by tilec: it "
+                                    "needs packed sub-byte storage (see "
+                                    "docs/language.md, section 11)");
+        return failure();
+      }
     }
     if (std::optional<llvm::ArrayRef<StringRef>> known =
             moduleNames(base->getBuiltin());
@@ -1336,6 +1343,8 @@ FailureOr<Value> Elaborator::evalAttribute(const ast::AttributeExpr &e,
     return Value::string(passConfigKeyValue(base->getEnum().member));
   if (base->is(Value::DTypeV) && attr == "bits")
     return Value::integer(base->getDType().bits());
+  if (base->is(Value::Instance) || base->is(Value::Class))
+    return objectAttribute(*base, attr, e.getAttrRange());
   error(e.getAttrRange(), "`" + base->typeName() + "` has no attribute `" +
                               attr + "`");
   return failure();
@@ -1563,6 +1572,18 @@ FailureOr<Value> Elaborator::evalCall(const ast::CallExpr &e, Frame &frame) {
     FailureOr<Value> self = eval(*attr->getValue(), frame);
     if (failed(self))
       return failure();
+    // A method of a compile-time object (Classes.cpp).
+    if (self->is(Value::Instance) || self->is(Value::Class)) {
+      FailureOr<Value> m =
+          objectAttribute(*self, attr->getAttr(), attr->getAttrRange());
+      if (failed(m))
+        return failure();
+      FailureOr<CallArgs> args = evalCallArgs(e, frame);
+      if (failed(args))
+        return failure();
+      args->callee = attr->getAttr().str();
+      return callValue(*m, *args);
+    }
     if (!self->is(Value::Builtin)) {
       FailureOr<CallArgs> args = evalCallArgs(e, frame);
       if (failed(args))
@@ -1644,6 +1665,8 @@ FailureOr<Value> Elaborator::evalCall(const ast::CallExpr &e, Frame &frame) {
 FailureOr<Value> Elaborator::callValue(const Value &callee, CallArgs &args) {
   if (callee.is(Value::Function))
     return callFunction(callee.getFunction(), args);
+  if (callee.is(Value::Class))
+    return instantiateClass(callee, args);
   if (callee.is(Value::Builtin))
     return callBuiltin(callee.getBuiltin(), args);
   if (callee.is(Value::DTypeV)) {

@@ -6,7 +6,8 @@
 // hints T.assume and T.evaluate, T.alloc_buffer with an on-chip scope as the
 // matching T.alloc_*, and T.thread_binding as the thread index. A global
 // workspace (T.alloc_global, T.alloc_buffer in global scope) is a launch
-// argument (Workspace.cpp).
+// argument (Workspace.cpp). T.rng_init / T.rng_rand compute cuRAND's Philox
+// stream (Random.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,13 +23,15 @@ using llvm::Twine;
 namespace tilec::mlirgen {
 
 static const StringRef kFrontendPrimitives[] = {
-    "floordiv",     "floormod",   "shift_left",   "shift_right",
-    "assume",       "evaluate",   "alloc_buffer", "alloc_global",
-    "thread_binding", "disable_warp_group_reg_alloc",
+    "floordiv", "floormod", "shift_left", "shift_right", "assume", "evaluate",
+    "alloc_buffer", "alloc_global", "thread_binding",
+    "disable_warp_group_reg_alloc",
     // TileLang's tile-level spellings of the TIR loops, and TIR's parallel
     "Serial", "Unroll", "Vectorized", "parallel",
     // a scalar's bits as another type of the same width
-    "reinterpret"};
+    "reinterpret",
+    // cuRAND's Philox stream per thread (Random.cpp)
+    "rng_init", "rng_rand"};
 
 llvm::ArrayRef<StringRef> frontendPrimitiveNames() {
   return kFrontendPrimitives;
@@ -42,6 +45,13 @@ Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
   auto bind = [&](llvm::ArrayRef<StringRef> names, unsigned required) {
     return bindArgs(args, names, required);
   };
+
+  if (name == "T.rng_init" || name == "T.rng_rand") {
+    FailureOr<Value> r = callRandom(name, args);
+    if (failed(r))
+      return failure();
+    return R(*r);
+  }
 
   // T.reinterpret: the bits of a scalar as another dtype of the same
   // width (a bitcast). TIR writes (dtype, value); TileLang's examples also

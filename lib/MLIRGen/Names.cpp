@@ -55,10 +55,10 @@ static const StringRef kNotYet[] = {
     "StridedTensor", "view", "reshape", "annotate_l2_hit_ratio"};
 
 static const StringRef kTilelang[] = {
-    "jit",       "autotune",      "language", "layout",
-    "autotuner", "PassConfigKey", "cdiv",     "next_power_of_2",
-    "math",      "carver",        "tileop",   "transform",
-    "DataType",  "TensorSupplyType"};
+    "jit",       "autotune",         "language", "layout",
+    "autotuner", "PassConfigKey",    "cdiv",     "next_power_of_2",
+    "math",      "carver",           "tileop",   "transform",
+    "DataType",  "TensorSupplyType", "quantize", "tvm"};
 static const StringRef kMath[] = {"log2", "log", "log10", "exp", "exp2",
                                   "sqrt", "tanh", "sin", "cos", "pow",
                                   "ceil", "floor", "trunc", "gcd", "prod",
@@ -89,6 +89,18 @@ std::optional<ArrayRef<StringRef>> moduleNames(StringRef module) {
   if (module == "tilelang.autotuner")
     return ArrayRef<StringRef>(kAutotuner);
   return tileLangModuleNames(module);
+}
+
+/// TileLang's sub-byte element types. tilec stores every element in whole
+/// bytes, and these need packed storage (two int4 or fp4 values a byte)
+/// through copies, layouts and the tensor-core operands: named so that the
+/// error says "not supported yet" rather than "unknown".
+static const StringRef kSubByteDTypes[] = {
+    "int4",  "uint4",         "int2",          "uint2",        "int1",
+    "uint1", "float4_e2m1fn", "float6_e2m3fn", "float6_e3m2fn"};
+
+bool isSubByteDType(StringRef name) {
+  return llvm::is_contained(kSubByteDTypes, name);
 }
 
 bool isNotSupportedYet(StringRef primitive) {

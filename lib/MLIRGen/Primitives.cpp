@@ -569,7 +569,13 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       bool intLike = v.isIntLike() || v.is(Value::Symbol) ||
                      (v.is(Value::Runtime) && !v.getRuntime().dtype.isFloat());
       if (!intLike) {
-        error(a->range, "`T.ceildiv` needs integers, got `" + v.repr() + "`");
+        // TileLang's tuned examples leave sizes at a `None` default that
+        // the autotuner or the caller fills in.
+        error(a->range, "`T.ceildiv` needs integers, got `" + v.repr() + "`" +
+                            (v.isNone() ? "; a factory parameter left at its "
+                                          "`None` default needs a value "
+                                          "(-D name=<value>)"
+                                        : ""));
         return failure();
       }
     }
@@ -2009,6 +2015,10 @@ Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
     }
   }
   auto &grid = args->positional;
+  // TileLang's `with T.Kernel():` binds no block index: a grid of one
+  // block (KernelLaunch with no blockIdx frames).
+  if (grid.empty() && !item.target)
+    grid.push_back(Arg{Value::integer(1), call->getRange()});
   if (grid.empty() || grid.size() > 3) {
     error(call->getRange(), "`T.Kernel` takes 1 to 3 grid extents, got " +
                                 Twine(grid.size()));

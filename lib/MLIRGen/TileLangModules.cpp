@@ -170,6 +170,14 @@ static const StringRef kTyping[] = {"Optional", "Callable", "Any", "List",
                                     "Tuple", "Dict", "Union", "Literal",
                                     "Sequence", "Iterable"};
 static const StringRef kFunctools[] = {"partial", "reduce"};
+/// tilelang.quantize's TIR expression builders that tilec provides (the
+/// unpacking of integers packed into a wider storage type).
+static const StringRef kQuantize[] = {
+    "_tir_packed_to_unsigned_convert", "_tir_packed_to_signed_convert",
+    "_tir_packed_int_to_int_convert",
+    "_tir_packed_to_unsigned_convert_with_zeros"};
+/// What tilec has of `from tilelang import tvm`.
+static const StringRef kTvm[] = {"DataType"};
 
 std::optional<llvm::ArrayRef<StringRef>> tileLangModuleNames(StringRef module) {
   if (module == "tilelang.transform")
@@ -198,6 +206,10 @@ std::optional<llvm::ArrayRef<StringRef>> tileLangModuleNames(StringRef module) {
     return llvm::ArrayRef<StringRef>(kTyping);
   if (module == "functools")
     return llvm::ArrayRef<StringRef>(kFunctools);
+  if (module == "tilelang.quantize")
+    return llvm::ArrayRef<StringRef>(kQuantize);
+  if (module == "tilelang.tvm")
+    return llvm::ArrayRef<StringRef>(kTvm);
   if (module == kPassConfigEnum || module == "tilelang.transform.PassConfigKey") {
     static const std::vector<StringRef> members = passConfigMembers();
     return llvm::ArrayRef<StringRef>(members);
@@ -207,11 +219,11 @@ std::optional<llvm::ArrayRef<StringRef>> tileLangModuleNames(StringRef module) {
 
 bool isCompileTimeModule(StringRef module) {
   return llvm::is_contained(
-      {"tilelang", "math", "itertools", "tilelang.layout",
-       "tilelang.autotuner", "tilelang.transform", "tilelang.math",
-       "tilelang.carver", "tilelang.carver.arch", "tilelang.tileop",
-       "tilelang.tileop.base", "tilelang.language.fp8", "tilelang.tools",
-       "tilelang.tools.cuda", "typing", "functools"},
+      {"tilelang", "math", "itertools", "tilelang.layout", "tilelang.autotuner",
+       "tilelang.transform", "tilelang.math", "tilelang.carver",
+       "tilelang.carver.arch", "tilelang.tileop", "tilelang.tileop.base",
+       "tilelang.language.fp8", "tilelang.tools", "tilelang.tools.cuda",
+       "typing", "functools", "tilelang.quantize"},
       module);
 }
 
@@ -225,6 +237,8 @@ std::string canonicalBuiltin(StringRef q) {
     return "T.GemmWarpPolicy";
   if (q == "tilelang.layout.make_swizzled_layout")
     return "T.make_swizzled_layout";
+  if (q == "tilelang.tvm.DataType")
+    return "tilelang.DataType";
   if (q == "tilelang.math.cdiv")
     return "tilelang.cdiv";
   if (q == "tilelang.math.next_power_of_2")
@@ -368,6 +382,8 @@ FailureOr<Value> Elaborator::callTileLang(StringRef name, CallArgs &args) {
   }
   if (name == "tilelang.transform.simplify_prim_func")
     return Value::builtin(name.str()); // a decorator without effect here
+  if (name.starts_with("tilelang.quantize."))
+    return callQuantize(name, args);
   error(args.range, "`" + name + "` is not available in .tile files");
   return failure();
 }

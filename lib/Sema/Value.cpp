@@ -133,6 +133,18 @@ Value Value::loop(std::shared_ptr<LoopSpec> l) {
   v.loopSpec = std::move(l);
   return v;
 }
+Value Value::classObject(std::shared_ptr<ClassObject> c) {
+  Value v;
+  v.kind = Class;
+  v.cls = std::move(c);
+  return v;
+}
+Value Value::instance(std::shared_ptr<InstanceObject> o) {
+  Value v;
+  v.kind = Instance;
+  v.obj = std::move(o);
+  return v;
+}
 Value Value::slice(std::optional<Value> lo, std::optional<Value> hi,
                    std::optional<Value> step) {
   Value v;
@@ -194,6 +206,10 @@ StringRef Value::typeName() const {
   case Subscript: return "buffer subscript";
   case Loop: return "loop range";
   case Slice: return "slice";
+  case Class:
+    return "type";
+  case Instance:
+    return obj->cls->name;
   }
   return "value";
 }
@@ -258,6 +274,10 @@ std::string Value::repr() const {
   case Subscript: return sub->base.repr() + "[...]";
   case Loop: return "<loop>";
   case Slice: return "<slice>";
+  case Class:
+    return "<class '" + cls->name + "'>";
+  case Instance:
+    return "<" + obj->cls->name + " object>";
   }
   return "?";
 }
@@ -267,6 +287,16 @@ bool operator==(const Value &a, const Value &b) {
     if (a.kind == Value::Float || b.kind == Value::Float)
       return a.getFloat() == b.getFloat();
     return a.i == b.i;
+  }
+  // TileLang's dtype objects compare equal to their spellings
+  // (`T.float16 == "float16"`, `"int8" in [T.float16, T.int8]`): a dtype
+  // given by -D or a string default arrives here as a string.
+  if ((a.kind == Value::DTypeV && b.kind == Value::Str) ||
+      (a.kind == Value::Str && b.kind == Value::DTypeV)) {
+    const Value &d = a.kind == Value::DTypeV ? a : b;
+    const Value &s = a.kind == Value::Str ? a : b;
+    std::optional<DType> parsed = DType::parse(*s.str);
+    return parsed && *parsed == d.getDType();
   }
   if (a.kind != b.kind)
     return false;
@@ -291,6 +321,10 @@ bool operator==(const Value &a, const Value &b) {
   case Value::Function: return a.fn == b.fn;
   case Value::Builtin: return *a.str == *b.str;
   case Value::Buffer: return a.buf == b.buf;
+  case Value::Class:
+    return a.cls == b.cls;
+  case Value::Instance:
+    return a.obj == b.obj;
   default: return false;
   }
 }

@@ -767,9 +767,10 @@ TEST_CASE("parser: unsupported Python is named clearly", "[parser][errors]") {
     const char *message;
   };
   const Case cases[] = {
-      {"class A:\n  pass\n", 1, 1,
-       "`class` definitions are not supported in .tile files"},
-      {"@d\nclass A: pass\n", 2, 1, "`class` definitions are not supported"},
+      {"class A(metaclass=M):\n  pass\n", 1, 9,
+       "class keyword arguments (metaclasses) are not supported in .tile files"},
+      {"@d\nclass A: pass\n", 2, 1,
+       "decorated `class` definitions are not supported"},
       {"global x\n", 1, 1, "`global` declarations are not supported"},
       {"def f():\n  nonlocal x\n", 2, 3, "`nonlocal` declarations are not"},
       {"try:\n  pass\nexcept E:\n  pass\n", 1, 1,

@@ -528,6 +528,7 @@ public:
     Continue,
     Assert,
     Raise,
+    ClassDef,
   };
 
   virtual ~Stmt();
@@ -614,6 +615,28 @@ private:
   std::vector<ExprPtr> decorators;
   std::vector<Param> params;
   ExprPtr returns;
+  StmtList body;
+};
+
+/// `class Name[(bases)]: body`: a compile-time class (methods and class
+/// attributes). The range starts at `class`.
+class ClassDefStmt : public Stmt {
+public:
+  ClassDefStmt(llvm::SMRange range, llvm::StringRef name,
+               llvm::SMRange nameRange, std::vector<ExprPtr> bases,
+               StmtList body)
+      : Stmt(Kind::ClassDef, range), name(name), nameRange(nameRange),
+        bases(std::move(bases)), body(std::move(body)) {}
+  llvm::StringRef getName() const { return name; }
+  llvm::SMRange getNameRange() const { return nameRange; }
+  llvm::ArrayRef<ExprPtr> getBases() const { return bases; }
+  llvm::ArrayRef<StmtPtr> getBody() const { return body; }
+  static bool classof(const Stmt *s) { return s->getKind() == Kind::ClassDef; }
+
+private:
+  llvm::StringRef name;
+  llvm::SMRange nameRange;
+  std::vector<ExprPtr> bases;
   StmtList body;
 };
 

@@ -6,9 +6,9 @@
 // with its location, what was expected and what was found, and a note at the
 // opening bracket or block header when that helps.
 //
-// Python constructs outside the subset (classes, try/except, global, async,
+// Python constructs outside the subset (try/except, global, async,
 // yield, dict and set comprehensions, ...) parse far enough to be named in a
-// clear "`class` definitions are not supported in .tile files" error. List
+// clear "`try` statements ... are not supported in .tile files" error. List
 // comprehensions and generator expressions are in the subset (autotuning
 // configuration lists are written with them).
 //

@@ -60,6 +60,33 @@ struct FunctionObject {
   llvm::SMLoc passConfigsLoc;
 };
 
+/// A compile-time `class`: its name and the attributes its body bound
+/// (methods and class variables), in definition order. Single inheritance
+/// from `object` only.
+struct ClassObject {
+  std::string name;
+  std::vector<std::pair<std::string, Value>> attrs;
+  const Value *find(llvm::StringRef attr) const {
+    for (const auto &[k, v] : attrs)
+      if (k == attr)
+        return &v;
+    return nullptr;
+  }
+};
+
+/// An object of a compile-time class: its own attributes (`self.x = ...`);
+/// a name it does not have is looked up in its class.
+struct InstanceObject {
+  std::shared_ptr<ClassObject> cls;
+  std::vector<std::pair<std::string, Value>> attrs;
+  Value *find(llvm::StringRef attr) {
+    for (auto &[k, v] : attrs)
+      if (k == attr)
+        return &v;
+    return nullptr;
+  }
+};
+
 enum class MemScope { Global, Shared, Fragment, Local, Var };
 llvm::StringRef spelling(MemScope scope);
 

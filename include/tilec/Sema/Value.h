@@ -29,6 +29,8 @@ namespace tilec::sema {
 
 class Value;
 struct FunctionObject;
+struct ClassObject;
+struct InstanceObject;
 struct BufferObject;
 struct RuntimeObject;
 struct SubscriptObject;
@@ -87,6 +89,8 @@ public:
     Subscript, // `A[i, j]` / `A[a:b, :]`: an element or a region of a buffer
     Loop,      // `T.Parallel(...)` & co, consumed by `for`
     Slice,     // `a:b:c` inside a subscript
+    Class,     // a compile-time `class`
+    Instance,  // an object of such a class
   };
 
   Value() : kind(None) {}
@@ -111,6 +115,8 @@ public:
   static Value loop(std::shared_ptr<LoopSpec> l);
   static Value slice(std::optional<Value> lo, std::optional<Value> hi,
                      std::optional<Value> step);
+  static Value classObject(std::shared_ptr<ClassObject> c);
+  static Value instance(std::shared_ptr<InstanceObject> o);
 
   Kind getKind() const { return kind; }
   bool is(Kind k) const { return kind == k; }
@@ -145,6 +151,9 @@ public:
   SubscriptObject &getSubscript() const { return *sub; }
   LoopSpec &getLoop() const { return *loopSpec; }
   std::shared_ptr<BufferObject> getBufferPtr() const { return buf; }
+  ClassObject &getClass() const { return *cls; }
+  std::shared_ptr<ClassObject> getClassPtr() const { return cls; }
+  InstanceObject &getInstance() const { return *obj; }
   /// Slice parts (absent = omitted).
   const std::vector<std::optional<Value>> &getSliceParts() const {
     return *sliceParts;
@@ -177,6 +186,8 @@ private:
   std::shared_ptr<SubscriptObject> sub;
   std::shared_ptr<LoopSpec> loopSpec;
   std::shared_ptr<std::vector<std::optional<Value>>> sliceParts;
+  std::shared_ptr<ClassObject> cls;
+  std::shared_ptr<InstanceObject> obj;
 };
 
 /// Binary operators of Python, as compile-time evaluation sees them.
