@@ -19,7 +19,8 @@
 // - deepseek_deepgemm fp8 2xAcc (its `assert in_dtype in [T.float8_e4m3fn]`
 //   now holds for the string dtype): C = sum over 128-wide K groups of
 //   (A B^T)_group * scales_a[m, g] * scales_b[n / 128, g], e4m3 inputs,
-//   bf16 output; float64 reference (tolerance 1e-2 + 1e-2 |ref|: the bf16
+//   bf16 output; float64 reference (tolerance 1e-2 + 1e-2 |ref| + 2^-12 of
+//   the products' scaled magnitudes, the fp8 wgmma's sums: the bf16
 //   output's rounding).
 // - tilelang.quantize's helpers (test/Frontend/tilelang/quantize.tile):
 //   each 4-bit field f of 32768 random packed int8 bytes as f (unsigned),
@@ -287,16 +288,28 @@ void checkGemm() {
   Tally t;
   for (int m = 0; m < GM; ++m)
     for (int n = 0; n < GN; ++n) {
-      double ref = 0;
+      double ref = 0, mag = 0;
       for (int g = 0; g < GG; ++g) {
-        double part = 0;
-        for (int kk = g * 128; kk < (g + 1) * 128; ++kk)
-          part += fromE4M3(a[size_t(m) * GK + kk]) * fromE4M3(b[size_t(n) * GK + kk]);
-        ref += part * double(sa[size_t(m) * GG + g]) *
-               double(sb[size_t(n / 128) * GG + g]);
+        double part = 0, partMag = 0;
+        for (int kk = g * 128; kk < (g + 1) * 128; ++kk) {
+          double p = fromE4M3(a[size_t(m) * GK + kk]) *
+                     fromE4M3(b[size_t(n) * GK + kk]);
+          part += p;
+          partMag += std::fabs(p);
+        }
+        double scale = double(sa[size_t(m) * GG + g]) *
+                       double(sb[size_t(n / 128) * GG + g]);
+        ref += part * scale;
+        mag += partMag * scale;
       }
       size_t at = size_t(m) * GN + n;
-      t.add("C", at, fromBF16(c[at]), ref, 1e-2 + 1e-2 * std::fabs(ref));
+      // Hopper's fp8 wgmma keeps about 14 bits of its float32 sums (why
+      // DeepGEMM promotes every 128 columns): 2^-12 of the products'
+      // magnitude on top of bf16's rounding. Session 9's run was off by
+      // 0.027 where the magnitudes summed to a few hundred, as TileLang's
+      // kernel is (the differential test agreed).
+      t.add("C", at, fromBF16(c[at]), ref,
+            1e-2 + 1e-2 * std::fabs(ref) + std::ldexp(mag, -12));
     }
   t.row(what, launched);
 }

@@ -26,7 +26,11 @@
 // T.gemm with A in a fragment) and sqrsum[n] = sum_k x[n, k]^2 (the loop
 // reading x_frag[i, jj * 4 + j] at registers `base + stride * jj`). x is
 // bf16 and fn is drawn exactly representable in tf32, so both are exact
-// products summed in float32 on the device: tolerance 2e-3 + 1e-4 |ref|.
+// products summed in float32 on the device: tolerance 2e-3 + 1e-4 |ref|,
+// plus, for out, 2e-6 of the sum of the products' magnitudes (about 2^-19:
+// the tensor cores' float32 sums are not IEEE-rounded; session 9's run
+// was off by 3.2e-3 at out[877] with a magnitude sum near 1400, as
+// TileLang's kernel is: the differential test agreed).
 #include "check_host.h"
 #include "mha_sm80.h"
 #include "mha_sm90.h"
@@ -179,7 +183,8 @@ constexpr int NT = 96, J = 24, HS = 16384;
 template <typename Launch>
 void checkSqrsum(const char *what, const std::vector<std::uint16_t> &x,
                  const std::vector<float> &fn, const std::vector<double> &out,
-                 const std::vector<double> &sq, Launch launch) {
+                 const std::vector<double> &mag, const std::vector<double> &sq,
+                 Launch launch) {
   std::vector<float> o(size_t(NT) * J, std::nanf("")), s(NT, std::nanf(""));
   CUdeviceptr dX = upload(x), dF = upload(fn), dO = upload(o), dS = upload(s);
   bool launched = ok(launch(dX, dF, dO, dS, std::int64_t(NT)), what);
@@ -189,7 +194,8 @@ void checkSqrsum(const char *what, const std::vector<std::uint16_t> &x,
   cuMemFree(dF);
   Tally t;
   for (size_t i = 0; i < o.size(); ++i)
-    t.add("out", i, o[i], out[i], 2e-3 + 1e-4 * std::fabs(out[i]));
+    t.add("out", i, o[i], out[i],
+          2e-3 + 1e-4 * std::fabs(out[i]) + 2e-6 * mag[i]);
   for (size_t i = 0; i < s.size(); ++i)
     t.add("sqrsum", i, s[i], sq[i], 2e-3 + 1e-4 * std::fabs(sq[i]));
   t.row(what, launched);
@@ -207,19 +213,22 @@ void sqrsum() {
     std::memcpy(&f, &u, 4);
   }
   std::vector<double> out(size_t(NT) * J, 0.0), sq(NT, 0.0);
+  std::vector<double> mag(size_t(NT) * J, 0.0);
   for (int n = 0; n < NT; ++n)
     for (int k = 0; k < HS; ++k) {
       double v = fromBf16(x[size_t(n) * HS + k]);
       sq[n] += v * v;
-      for (int j = 0; j < J; ++j)
+      for (int j = 0; j < J; ++j) {
         out[size_t(n) * J + j] += v * fn[size_t(j) * HS + k];
+        mag[size_t(n) * J + j] += std::fabs(v * fn[size_t(j) * HS + k]);
+      }
     }
   checkSqrsum("mhc_pre_gemm_sqrsum, sm_90a (96 tokens, 24 x 16384)", x, fn, out,
-              sq, [](auto... a) {
+              mag, sq, [](auto... a) {
                 return conf9b::sqrsum_sm90::mhc_pre_gemm_sqrsum_tilelang(a...);
               });
   checkSqrsum("mhc_pre_gemm_sqrsum, sm_80 PTX (96 tokens, 24 x 16384)", x, fn,
-              out, sq, [](auto... a) {
+              out, mag, sq, [](auto... a) {
                 return conf9b::sqrsum_sm80::mhc_pre_gemm_sqrsum_tilelang(a...);
               });
 }
