@@ -190,7 +190,8 @@ int64_t gemm::reductionScratchBytes(tile::KernelOp kernel) {
       bool crosses = false;
       for (unsigned i = 0; i < in.getNumWarpBits(); ++i)
         if (ArrayRef<int32_t> b = in.getWarpBasis(i);
-            reduce.getDim() >= int64_t(b.size()) || b[reduce.getDim()] != 0)
+            int64_t(reduce.getDim()) >= int64_t(b.size()) ||
+            b[reduce.getDim()] != 0)
           crosses = true;
       if (!crosses)
         return;

@@ -207,8 +207,11 @@ def TileInferLayouts : Pass<"tile-infer-layouts"> {
     propagation); remaining loops and fragments get a fresh blocked
     layout. Finally every
     fragment access inside a loop is checked to be held by the thread that
-    runs the iteration; a conflict is an error naming both buffers and the
-    lines their layouts come from.
+    runs the iteration. A conflict in a loop laid out like a fragment a
+    copy laid out runs the inference again with that copy first (up to 4
+    such retries, TileLang's free-mode roots); where every run conflicts,
+    the first run's error names both buffers and the lines their layouts
+    come from.
 
     `tile.gemm` (the mma.sync path, decided first so that the accumulator
     layout counts as pinned; see docs/lowering.md): `warp_partition =
