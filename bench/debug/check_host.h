@@ -102,6 +102,25 @@ inline std::vector<float> randoms(size_t n) {
   return v;
 }
 
+/// n float16 values in [-1, 1) from rng, as their bits.
+inline std::vector<std::uint16_t> halves(size_t n) {
+  std::vector<float> f = randoms(n);
+  std::vector<std::uint16_t> h(n);
+  for (size_t i = 0; i < n; ++i)
+    h[i] = toHalf(f[i]);
+  return h;
+}
+
+/// The same, with the values they hold as doubles in `values`.
+inline std::vector<std::uint16_t> halves(size_t n,
+                                         std::vector<double> &values) {
+  std::vector<std::uint16_t> h = halves(n);
+  values.resize(n);
+  for (size_t i = 0; i < n; ++i)
+    values[i] = fromHalf(h[i]);
+  return h;
+}
+
 /// One table row of a check: elements compared, mismatches (the first 3
 /// printed), the largest error; row() prints it and folds it into allOk.
 struct Tally {

@@ -45,14 +45,6 @@ struct Inputs {
   std::vector<std::int32_t> indices, seqlens, table;
 };
 
-std::vector<std::uint16_t> halves(size_t n) {
-  std::vector<float> f = randoms(n);
-  std::vector<std::uint16_t> h(n);
-  for (size_t i = 0; i < n; ++i)
-    h[i] = toHalf(f[i]);
-  return h;
-}
-
 Inputs makeInputs() {
   Inputs in;
   in.q = halves(size_t(B) * H * D);

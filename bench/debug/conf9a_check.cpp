@@ -188,14 +188,6 @@ void checkRng(int k, size_t elements, Launch launch) {
 
 constexpr int FB = 2, FH = 8, FHKV = 2, FS = 320, FD = 128;
 
-std::vector<std::uint16_t> halves(size_t n) {
-  std::vector<float> f = randoms(n);
-  std::vector<std::uint16_t> h(n);
-  for (size_t i = 0; i < n; ++i)
-    h[i] = toHalf(f[i]);
-  return h;
-}
-
 template <typename Launch>
 void checkAttention(const char *what, bool causal, Launch launch) {
   size_t qn = size_t(FB) * FS * FH * FD, kn = size_t(FB) * FS * FHKV * FD;

@@ -114,13 +114,6 @@ void post() {
 
 constexpr int SQ = 128, H = 8, SKV = 1024, D = 128, SPLITS = 4;
 
-std::vector<std::uint16_t> halves(size_t n) {
-  std::vector<std::uint16_t> h;
-  for (float f : randoms(n))
-    h.push_back(toHalf(f));
-  return h;
-}
-
 template <typename Launch>
 void checkMha(const char *what, const std::vector<std::uint16_t> &q,
               const std::vector<std::uint16_t> &k,

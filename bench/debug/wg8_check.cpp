@@ -16,18 +16,6 @@ namespace {
 
 using namespace check_host;
 
-/// n float16 values in [-1, 1): their bits, and their values as doubles.
-std::vector<std::uint16_t> halves(size_t n, std::vector<double> &values) {
-  std::vector<float> r = randoms(n);
-  std::vector<std::uint16_t> bits(n);
-  values.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    bits[i] = toHalf(r[i]);
-    values[i] = fromHalf(bits[i]);
-  }
-  return bits;
-}
-
 /// Out[i, j] against sum over the (a, b, k) pairs of a[i, :k] . b[j, :k]:
 /// X (rows, k) times Y (cols, k) transposed, summed over the terms.
 struct Term {

@@ -30,18 +30,6 @@ namespace {
 
 using namespace check_host;
 
-/// n float16 values in [-1, 1): their bits, and their values as doubles.
-std::vector<std::uint16_t> halves(size_t n, std::vector<double> &values) {
-  std::vector<float> r = randoms(n);
-  std::vector<std::uint16_t> bits(n);
-  values.resize(n);
-  for (size_t i = 0; i < n; ++i) {
-    bits[i] = toHalf(r[i]);
-    values[i] = fromHalf(bits[i]);
-  }
-  return bits;
-}
-
 /// out (rows x cols) against sum_k x(i, k) y(k, j) over the products the
 /// accessors give (float64, in the inputs' float16 values); `rel` adds
 /// the output's rounding (2^-11 for a float16 C).
