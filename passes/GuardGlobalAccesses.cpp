@@ -24,8 +24,9 @@
 // What proves a bound (Bounds, below; no proof, a guard):
 // - intervals: constants, block indices (below their grid extent), thread
 //   indices (below the block size), T.Parallel / T.serial / T.Pipelined
-//   induction variables (from their bounds), through + - * / %, shifts,
-//   masks, min / max, casts and selects;
+//   induction variables (from their bounds), T.dynamic sizes (at least 1:
+//   the launch header rejects less), through + - * / %, shifts, masks,
+//   min / max, casts and selects;
 // - what the index is symbolically: a block index whose grid extent is the
 //   tensor's extent (`T.Kernel(seq_len)` over `Logits[bx, ...]` with shape
 //   `[seq_len, ...]`), an induction variable of a loop running to it;
@@ -330,26 +331,22 @@ private:
     case P::sge:
       facts.push_back({b, a, false});
       break;
+    // Unsigned: where the bound is non-negative as a signed value, the
+    // signed comparison holds too and the other side is non-negative
+    // (`a <u -1` says nothing signed about a).
     case P::ult:
-      // Unsigned: also 0 <= a where b is a signed non-negative bound.
-      facts.push_back({a, b, true});
-      if (nonNegative(b))
-        nonNegFacts.push_back(a);
-      break;
     case P::ule:
-      facts.push_back({a, b, false});
-      if (nonNegative(b))
+      if (nonNegative(b)) {
+        facts.push_back({a, b, p == P::ult});
         nonNegFacts.push_back(a);
+      }
       break;
     case P::ugt:
-      facts.push_back({b, a, true});
-      if (nonNegative(a))
-        nonNegFacts.push_back(b);
-      break;
     case P::uge:
-      facts.push_back({b, a, false});
-      if (nonNegative(a))
+      if (nonNegative(a)) {
+        facts.push_back({b, a, p == P::ugt});
         nonNegFacts.push_back(b);
+      }
       break;
     default:
       break;
@@ -465,6 +462,10 @@ private:
         if (arg == loop.getInductionVar())
           return loopRange(loop.getLowerBound(), loop.getUpperBound(),
                            loop.getStep(), depth);
+      // A T.dynamic size: the launch header rejects one below 1.
+      if (auto func = dyn_cast<func::FuncOp>(owner))
+        if (func.getArgAttr(arg.getArgNumber(), "tile.symbol"))
+          return {1, std::nullopt};
       return {};
     }
     Operation *op = v.getDefiningOp();

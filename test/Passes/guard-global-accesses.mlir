@@ -172,3 +172,39 @@ func.func @atomic(%A: memref<100xf32>) attributes {tile.kernel} {
   }
   return
 }
+
+// -----
+
+// An unsigned comparison proves the signed bound only where that bound is
+// non-negative: `i <u -1` holds for nearly every i and proves nothing, so
+// the store past 100 is still checked; `i <u 100` proves it.
+// CHECK-LABEL: func.func @unsigned_bounds
+// CHECK: arith.cmpi ult, %[[I:.*]], %c-1
+// CHECK: scf.if
+// CHECK: arith.cmpi slt, %[[I]], %c100
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: memref.store
+// CHECK: arith.cmpi ult
+// CHECK-NEXT: scf.if
+// CHECK-NEXT: memref.store
+func.func @unsigned_bounds(%A: memref<100xf32>) attributes {tile.kernel} {
+  %c4 = arith.constant 4 : index
+  tile.kernel blocks(%bx) in (%c4) threads(32) {
+    %tx = tile.thread_id x
+    %c32 = arith.constant 32 : index
+    %0 = arith.muli %bx, %c32 : index
+    %i = arith.addi %0, %tx : index
+    %v = arith.constant 1.0 : f32
+    %m1 = arith.constant -1 : index
+    %any = arith.cmpi ult, %i, %m1 : index
+    scf.if %any {
+      memref.store %v, %A[%i] : memref<100xf32>
+    }
+    %c100 = arith.constant 100 : index
+    %in = arith.cmpi ult, %i, %c100 : index
+    scf.if %in {
+      memref.store %v, %A[%i] : memref<100xf32>
+    }
+  }
+  return
+}
