@@ -209,6 +209,62 @@ int64_t gemm::reductionScratchBytes(tile::KernelOp kernel) {
 
 namespace {
 
+/// The consumers' copy of a warp-specialized body that keeps its block
+/// barriers (it touches shared buffers other than the rings). The
+/// producer's copies are dropped, so the barriers that stood around them
+/// meet: a run of barriers with no consumer op between them is one barrier
+/// (MLA decode's KV and K_pe copies left four in a row). And only the
+/// shared buffers the consumers themselves write in the body need the
+/// async-proxy fence before a gemm reads them (S_shared in MLA, not Q or
+/// the TMA rings): such a buffer's writers fence before the next kept
+/// barrier, and a gemm reading nothing written since then goes unfenced.
+class KeptBarriers {
+public:
+  /// `gemms`: the consumers' gemms of the body.
+  explicit KeptBarriers(ArrayRef<tile::GemmOp> gemms) {
+    for (tile::GemmOp g : gemms)
+      for (Value operand : {g.getA(), g.getB()})
+        if (tile::getMemorySpace(cast<MemRefType>(operand.getType())) ==
+            tile::MemorySpace::shared)
+          gemmOperands.insert(operand);
+  }
+
+  /// Emits the body's barrier `op` unless the one before is still in
+  /// effect, fencing the gemm operands written since that one.
+  void barrier(OpBuilder &b, Operation &op, IRMapping &map) {
+    if (afterBarrier)
+      return;
+    if (!unfenced.empty())
+      simt::fenceAsyncProxy(b, op.getLoc());
+    unfenced.clear();
+    afterBarrier = true;
+    b.clone(op, map);
+  }
+
+  /// Records the consumer op `op` (not a barrier) before it is emitted.
+  void note(Operation &op) {
+    if (!isPureOp(&op))
+      afterBarrier = false;
+    if (isa<tile::GemmOp>(op))
+      return;
+    op.walk([&](Operation *nested) {
+      for (Value operand : nested->getOperands())
+        if (gemmOperands.contains(operand))
+          unfenced.insert(operand);
+    });
+  }
+
+  /// Whether nothing `gemm` reads was written since the last barrier.
+  bool fenced(tile::GemmOp gemm) const {
+    return !unfenced.contains(gemm.getA()) && !unfenced.contains(gemm.getB());
+  }
+
+private:
+  DenseSet<Value> gemmOperands;
+  DenseSet<Value> unfenced; // written since the last kept barrier
+  bool afterBarrier = false;
+};
+
 /// The schedule written in the source (`order` / `stage`, per statement or
 /// per `group`; MLIRGen tags each statement's ops with `tile.stmt`).
 struct WrittenSchedule {
@@ -678,6 +734,15 @@ private:
     return copy && llvm::is_contained(copies, copy);
   }
 
+  /// The consumers' gemms of the loop's body, in order.
+  SmallVector<tile::GemmOp> consumerGemms() {
+    SmallVector<tile::GemmOp> gemms;
+    for (Operation &op : loop.getBody()->without_terminator())
+      if (auto g = dyn_cast<tile::GemmOp>(op); g && !isProducer(op))
+        gemms.push_back(g);
+    return gemms;
+  }
+
   /// The loop's only T.gemm, if its body holds nothing else with effects
   /// besides the operand copies (the shape of every GEMM main loop).
   tile::GemmOp singleGemm() {
@@ -965,16 +1030,21 @@ private:
     }
     if (loop->hasAttr(simt::kLastGemmInFlightAttr)) {
       auto [first, last] = lastGemmInFlight(keepBarriers);
-      if (!last)
+      // tile-insert-barriers, after the decision, places the barriers that
+      // make it safe where the body keeps them; a body where it did not
+      // runs with every gemm waited for in its iteration.
+      if (!last && !keepBarriers)
         return loop.emitError()
                << "internal: tile-plan-warp-specialize kept the last gemm in "
                   "flight, but the body does not allow it";
-      if (failed(runLastGemmInFlight(b, first, last, n, readers, waitFull,
-                                     release, turns)))
-        return failure();
-      if (turns)
-        turns->end(b);
-      return success();
+      if (last) {
+        if (failed(runLastGemmInFlight(b, first, last, n, readers, waitFull,
+                                       release, turns, keepBarriers)))
+          return failure();
+        if (turns)
+          turns->end(b);
+        return success();
+      }
     }
     auto steady = scf::ForOp::create(b, loc, cst(b, 0), n, cst(b, 1));
     OpBuilder ib = OpBuilder::atBlockTerminator(steady.getBody());
@@ -986,44 +1056,15 @@ private:
     IRMapping map;
     map.map(loop.getInductionVar(), ivOf(ib, j));
     bool firstGemm = true;
-    // With the body's barriers kept, the consumers' copy of the body drops
-    // the producer's copies, so the barriers that stood around them meet:
-    // a run of barriers with no consumer op between them is one barrier
-    // (MLA decode's KV and K_pe copies left four in a row). And only the
-    // shared buffers the consumers themselves write in the body need the
-    // async-proxy fence before a gemm reads them (S_shared in MLA, not Q or
-    // the TMA rings): such a buffer's writers fence before the next kept
-    // barrier, and a gemm reading nothing written since then goes unfenced.
-    DenseSet<Value> gemmOperands;
-    for (Operation &op : loop.getBody()->without_terminator())
-      if (auto g = dyn_cast<tile::GemmOp>(op); g && !isProducer(op))
-        for (Value operand : {g.getA(), g.getB()})
-          if (tile::getMemorySpace(cast<MemRefType>(operand.getType())) ==
-              tile::MemorySpace::shared)
-            gemmOperands.insert(operand);
-    DenseSet<Value> unfenced; // written since the last kept barrier
-    bool afterBarrier = false;
+    KeptBarriers kept(consumerGemms());
     for (Operation &op : loop.getBody()->without_terminator()) {
       if (isProducer(op) || (!keepBarriers && isa<tile::BarrierOp>(op)))
         continue;
       if (isa<tile::BarrierOp>(op)) {
-        if (afterBarrier)
-          continue;
-        if (!unfenced.empty())
-          simt::fenceAsyncProxy(ib, loc);
-        unfenced.clear();
-        afterBarrier = true;
-        ib.clone(op, map);
+        kept.barrier(ib, op, map);
         continue;
       }
-      if (!isPureOp(&op))
-        afterBarrier = false;
-      if (!isa<tile::GemmOp>(op))
-        op.walk([&](Operation *nested) {
-          for (Value operand : nested->getOperands())
-            if (gemmOperands.contains(operand))
-              unfenced.insert(operand);
-        });
+      kept.note(op);
       if (auto it = llvm::find(readers, &op); it != readers.end())
         waitFull(ib, it - readers.begin(), j, stage);
       auto gemmOp = dyn_cast<tile::GemmOp>(op);
@@ -1038,12 +1079,10 @@ private:
       // A body that writes other shared buffers (kept barriers) may write
       // what a gemm reads: each gemm then fences for itself.
       if (gemmOp) {
-        bool fenced = !unfenced.contains(gemmOp.getA()) &&
-                      !unfenced.contains(gemmOp.getB());
         if (failed(simt::emitGemm(kernel, ib, gemmOp,
                                   slot(gemmOp.getA(), stage),
                                   slot(gemmOp.getB(), stage),
-                                  /*asyncFenced=*/fenced)))
+                                  /*asyncFenced=*/kept.fenced(gemmOp))))
           return failure();
         continue;
       }
@@ -1059,10 +1098,13 @@ private:
   /// tile-plan-warp-specialize gave the last gemm in flight
   /// (lastGemmMayStayInFlight there checked what makes it safe); null
   /// where the body is not of that shape after all: two wgmma gemms or
-  /// more, the last ending the body, and no block barrier kept.
+  /// more, the last ending the body. With its block barriers kept (MLA
+  /// decode's P in S_shared), every consumer write of a shared buffer the
+  /// last gemm reads must follow a barrier that follows the first gemm:
+  /// the last gemm of iteration j - 1 is complete in every warpgroup only
+  /// once each has waited for its first gemm of j and met the others at a
+  /// barrier.
   std::pair<tile::GemmOp, tile::GemmOp> lastGemmInFlight(bool keepBarriers) {
-    if (keepBarriers)
-      return {};
     SmallVector<Operation *> body;
     for (Operation &op : loop.getBody()->without_terminator())
       if (!isProducer(op) && !isa<tile::BarrierOp>(op) && !isPureOp(&op))
@@ -1077,7 +1119,29 @@ private:
       }
     if (gemms.size() < 2 || body.back() != gemms.back().getOperation())
       return {};
-    return {gemms.front(), gemms.back()};
+    tile::GemmOp first = gemms.front(), last = gemms.back();
+    if (keepBarriers) {
+      llvm::SetVector<Operation *> lastReads;
+      for (Value operand : {last.getA(), last.getB()})
+        if (Operation *def = operand.getDefiningOp();
+            def && !ringOf.count(def) &&
+            tile::getMemorySpace(cast<MemRefType>(operand.getType())) ==
+                tile::MemorySpace::shared)
+          lastReads.insert(def);
+      bool seenFirst = false, barrierAfterFirst = false;
+      for (Operation &op : loop.getBody()->without_terminator()) {
+        if (isProducer(op) || &op == last.getOperation())
+          continue;
+        if (&op == first.getOperation())
+          seenFirst = true;
+        else if (isa<tile::BarrierOp>(op))
+          barrierAfterFirst |= seenFirst;
+        else if (!isa<tile::GemmOp>(op) && touches(&op, lastReads) &&
+                 !barrierAfterFirst)
+          return {};
+      }
+    }
+    return {first, last};
   }
 
   /// The warp-specialized consumers' loop with the last gemm in flight
@@ -1275,8 +1339,9 @@ private:
       ArrayRef<Operation *> readers,
       llvm::function_ref<void(OpBuilder &, size_t, Value, Value)> waitFull,
       llvm::function_ref<void(OpBuilder &, Value, Value, bool)> release,
-      const std::optional<Pingpong> &turns) {
-    if (!turns) {
+      const std::optional<Pingpong> &turns, bool keepBarriers) {
+    // The rotated schedule reorders the body, which its barriers forbid.
+    if (!turns && !keepBarriers) {
       FailureOr<bool> rotated =
           runRotatedLastGemm(b, first, last, n, readers, waitFull, release);
       if (failed(rotated) || *rotated)
@@ -1301,13 +1366,21 @@ private:
     IRMapping map;
     map.map(loop.getInductionVar(), ivOf(ib, j));
     SmallVector<Value> accs;
+    KeptBarriers kept(consumerGemms());
     for (Operation &op : loop.getBody()->without_terminator()) {
-      if (isProducer(op) || isa<tile::BarrierOp>(op))
+      if (isProducer(op) || (!keepBarriers && isa<tile::BarrierOp>(op)))
         continue;
+      if (isa<tile::BarrierOp>(op)) {
+        kept.barrier(ib, op, map);
+        continue;
+      }
+      kept.note(op);
       if (auto it = llvm::find(readers, &op); it != readers.end())
         waitFull(ib, it - readers.begin(), j, stage);
       auto gemmOp = dyn_cast<tile::GemmOp>(op);
       if (gemmOp == last) {
+        if (!kept.fenced(last))
+          simt::fenceAsyncProxy(ib, loc);
         accs = gemm->loadAccumulators(ib);
         gemm->issue(ib, slot(last.getA(), stage), slot(last.getB(), stage),
                     accs);
@@ -1323,7 +1396,7 @@ private:
       } else if (failed(simt::emitGemm(kernel, ib, gemmOp,
                                        slot(gemmOp.getA(), stage),
                                        slot(gemmOp.getB(), stage),
-                                       /*asyncFenced=*/true))) {
+                                       /*asyncFenced=*/kept.fenced(gemmOp)))) {
         return failure();
       }
       if (gemmOp == first) {
