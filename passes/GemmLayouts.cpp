@@ -140,7 +140,8 @@ private:
       return gemm.emitError("T.gemm accumulates into a fragment "
                             "(T.alloc_fragment) buffer");
     // A comes from shared memory or from a fragment (FlashAttention's P);
-    // B from shared memory. (On every path: mma.sync, wgmma, MFMA.)
+    // B from shared memory (a fragment B was staged there by
+    // stageFragmentB). (On every path: mma.sync, wgmma, MFMA.)
     bool aInRegisters = a && isSpace(gemm.getA(), tile::MemorySpace::fragment);
     if (!a || !b ||
         !(aInRegisters || isSpace(gemm.getA(), tile::MemorySpace::shared)) ||
@@ -453,8 +454,59 @@ private:
 
 } // namespace
 
+/// Every path reads B from shared memory: a whole 2-D fragment B (KDA's
+/// `kg`, computed in registers by a T.Parallel loop) is staged through a
+/// shared buffer of its shape, as TileLang's mma.sync path does for a
+/// register B, by a tile.copy right before the gemm (none before a gemm
+/// that directly follows another reading the same fragment: the fragment
+/// is unchanged). tile-insert-barriers fences the copy like any other.
+static void stageFragmentB(Operation *kernel) {
+  SmallVector<tile::GemmOp> gemms;
+  kernel->walk([&](tile::GemmOp gemm) {
+    auto alloc = gemm.getB().getDefiningOp<tile::AllocOp>();
+    auto type = dyn_cast<MemRefType>(gemm.getB().getType());
+    if (alloc && type && type.getRank() == 2 && type.hasStaticShape() &&
+        tile::getMemorySpace(type) == tile::MemorySpace::fragment &&
+        !gemm.isRegion(1))
+      gemms.push_back(gemm);
+  });
+  llvm::DenseMap<Value, Value> staged;
+  for (tile::GemmOp gemm : gemms) {
+    Value frag = gemm.getB();
+    auto type = cast<MemRefType>(frag.getType());
+    auto [it, inserted] = staged.try_emplace(frag, Value());
+    if (inserted) {
+      // The buffer lives with the kernel's other allocations.
+      auto alloc = frag.getDefiningOp<tile::AllocOp>();
+      auto owner = gemm->getParentOfType<tile::KernelOp>();
+      OpBuilder top(alloc->getContext());
+      if (owner)
+        top.setInsertionPointToStart(owner.getBody());
+      else
+        top.setInsertionPointAfter(alloc);
+      it->second = tile::AllocOp::create(
+          top, alloc.getLoc(),
+          tile::getBufferType(type.getShape(), type.getElementType(),
+                              tile::MemorySpace::shared),
+          (alloc.getName() + "_staged").str());
+    }
+    Value buffer = it->second;
+    auto prev = dyn_cast_or_null<tile::GemmOp>(gemm->getPrevNode());
+    if (!prev || prev.getB() != buffer) {
+      OpBuilder b(gemm);
+      Location loc = gemm.getLoc();
+      Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+      SmallVector<Value> zeros(2, zero);
+      tile::CopyOp::create(b, loc, frag, zeros, type.getShape(), buffer, zeros,
+                           type.getShape());
+    }
+    gemm.getBMutable().assign(buffer);
+  }
+}
+
 LogicalResult gemm::inferGemmLayouts(Operation *kernel,
                                      const TargetInfo &target) {
+  stageFragmentB(kernel);
   std::optional<int64_t> threads = simt::kernelThreads(kernel);
   tile::GemmOp first;
   kernel->walk([&](tile::GemmOp op) {

@@ -169,7 +169,8 @@ bool wholeFromFragment(tile::CopyOp copy) {
 }
 
 /// The users a wgmma operand buffer may have: gemms, operand copies from
-/// global memory into it, and whole-tile copies into it from a fragment
+/// global memory into it, copies out of it into global memory, and
+/// whole-tile copies into it from a fragment
 /// (tile-lower-simt writes both through the buffer's swizzle) when every
 /// gemm reads it as a K-major A (MLA's P):
 /// the MN-major form (FlashAttention backward's dS^T, transpose_A) gave
@@ -186,6 +187,12 @@ bool wgmmaOperandUses(tile::AllocOp alloc) {
         tma && tma.getDst() == alloc.getResult())
       continue;
     auto copy = dyn_cast<tile::CopyOp>(user);
+    // A copy out of it into a global tensor (an epilogue staged through the
+    // operand's buffer, FlashMLA's O in Q's): tile-lower-simt reads it
+    // through the swizzle, and a TMA store keeps a canonical one.
+    if (copy && copy.getSrc() == alloc.getResult() &&
+        tile::isGlobal(cast<MemRefType>(copy.getDst().getType())))
+      continue;
     if (!copy || copy.getDst() != alloc.getResult())
       return false;
     if (gemm::isOperandCopy(copy))
@@ -281,8 +288,10 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
       return WalkResult::interrupt();
     }
     if ((!aInRegisters && !wgmmaOperandUses(a)) || !wgmmaOperandUses(b)) {
-      why = "a shared operand has users other than copies into it and "
-            "T.gemm";
+      tile::AllocOp bad = !aInRegisters && !wgmmaOperandUses(a) ? a : b;
+      why = ("the shared operand `" + bad.getName() +
+             "` has users other than copies into it and T.gemm")
+                .str();
       return WalkResult::interrupt();
     }
     int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();

@@ -2,9 +2,9 @@
 //-------===//
 //
 // Algorithm: walk every kernel (tile.kernel or gpu.func) and collect the
-// tile-level ops that write shared memory: copies, fills and scans into a shared
-// buffer, T.Parallel loops whose body stores (or atomically adds) to one,
-// atomic adds on one. Put a tile.barrier right before each (write after
+// tile-level ops that write shared memory: copies, fills and scans into a
+// shared buffer, T.Parallel loops whose body stores (or atomically adds) to
+// one, atomic adds on one. Put a tile.barrier right before each (write after
 // read: earlier readers are done; in a loop, the previous iteration's
 // readers too) and right after (read after write: later readers see the
 // data), skipping a barrier whose neighbour already is one, and the one
@@ -12,11 +12,19 @@
 // conservative form of TileLang's thread-sync planning; redundant barriers
 // between two writers of different buffers remain.
 //
+// An atomic add is one thread's work, often under a condition on the thread
+// or on loaded data (a histogram), where no block barrier can go. Atomic
+// adds do not race with each other, so its barriers move out of every
+// enclosing if or loop that touches the same buffer only by atomic adds:
+// the hazards they fence are with readers outside it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileOps.h"
 #include "tilec/Passes/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/Debug.h"
 
 #define DEBUG_TYPE "tile-insert-barriers"
@@ -81,6 +89,49 @@ bool nothingBefore(Operation *op) {
   return true;
 }
 
+/// The buffer `v` views (through subviews and casts), or `v` itself.
+Value rootBuffer(Value v) {
+  while (auto view = v.getDefiningOp<ViewLikeOpInterface>())
+    v = view.getViewSource();
+  return v;
+}
+
+/// Whether the ops nested in `op` touch `buffer` only by atomic adds.
+bool onlyAtomicallyTouches(Operation *op, Value buffer) {
+  bool other = false;
+  op->walk([&](Operation *inner) {
+    if (isa<tile::AtomicAddOp, memref::AtomicRMWOp, tile::AllocOp>(inner) ||
+        isa<ViewLikeOpInterface>(inner))
+      return;
+    for (Value operand : inner->getOperands())
+      if (isShared(operand)) {
+        Value root = rootBuffer(operand);
+        // Buffers of unknown origin may alias `buffer`.
+        other |= root == buffer || !root.getDefiningOp<tile::AllocOp>() ||
+                 !buffer.getDefiningOp<tile::AllocOp>();
+      }
+  });
+  return !other;
+}
+
+/// Where the barriers of writer `op` go: the op itself, or for an atomic
+/// add the outermost enclosing op below the kernel that touches its buffer
+/// only atomically (control flow only: a partition's barriers stay in it).
+Operation *barrierAnchor(Operation *op) {
+  auto atomic = dyn_cast<tile::AtomicAddOp>(op);
+  if (!atomic)
+    return op;
+  Value buffer = rootBuffer(atomic.getDst());
+  Operation *anchor = op;
+  for (Operation *parent = op->getParentOp();
+       isa_and_nonnull<scf::IfOp, scf::ForOp, scf::WhileOp, tile::ForOp>(
+           parent) &&
+       onlyAtomicallyTouches(parent, buffer);
+       parent = parent->getParentOp())
+    anchor = parent;
+  return anchor;
+}
+
 struct TileInsertBarriers
     : tilec::impl::TileInsertBarriersBase<TileInsertBarriers> {
   using TileInsertBarriersBase::TileInsertBarriersBase;
@@ -95,7 +146,11 @@ struct TileInsertBarriers
       }
       return WalkResult::advance();
     });
-    for (Operation *op : writers) {
+    llvm::SmallPtrSet<Operation *, 8> anchored;
+    for (Operation *writer : writers) {
+      Operation *op = barrierAnchor(writer);
+      if (!anchored.insert(op).second)
+        continue; // several atomic adds hoisted to the same op
       Operation *prev = op->getPrevNode();
       if (!nothingBefore(op) && !isa_and_nonnull<tile::BarrierOp>(prev)) {
         OpBuilder b(op);

@@ -1222,6 +1222,46 @@ Flow Elaborator::execFor(const ast::ForStmt &s, Frame &frame) {
   return Flow::Normal;
 }
 
+/// Whether `body` calls a gemm (`T.gemm`, `T.wgmma_gemm`, ...) directly or
+/// in a nested block (`gemm`), and whether it may leave its loop by a
+/// `break` / `continue` (`exits`; those of nested loops are their own).
+static void findGemms(llvm::ArrayRef<ast::StmtPtr> body, bool &gemm,
+                      bool &exits, bool nested = false) {
+  using K = ast::Stmt::Kind;
+  for (const ast::StmtPtr &s : body) {
+    switch (s->getKind()) {
+    case K::Break:
+    case K::Continue:
+      exits |= !nested;
+      break;
+    case K::ExprStmt: {
+      auto *call = llvm::dyn_cast<ast::CallExpr>(
+          llvm::cast<ast::ExprStmt>(*s).getValue());
+      auto *callee = call
+                         ? llvm::dyn_cast<ast::AttributeExpr>(call->getCallee())
+                         : nullptr;
+      gemm |= callee && callee->getAttr().contains("gemm");
+      break;
+    }
+    case K::If: {
+      auto &i = llvm::cast<ast::IfStmt>(*s);
+      for (const ast::IfBranch &br : i.getBranches())
+        findGemms(br.body, gemm, exits, nested);
+      findGemms(i.getElseBody(), gemm, exits, nested);
+      break;
+    }
+    case K::With:
+      findGemms(llvm::cast<ast::WithStmt>(*s).getBody(), gemm, exits, nested);
+      break;
+    case K::For:
+      findGemms(llvm::cast<ast::ForStmt>(*s).getBody(), gemm, exits, true);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
 Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
                                 Frame &frame) {
   if (!traced || kernelDepth == 0) {
@@ -1255,6 +1295,32 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
                                   " but its range has " + Twine(want) +
                                   " dimension" + (want == 1 ? "" : "s"));
     return Flow::Error;
+  }
+
+  // A gemm addresses its operand regions from constant origins (the
+  // shared-memory descriptors and ldmatrix addresses are made from them),
+  // and TileLang's T.unroll loops over K tiles slice them by the loop
+  // variable (`Q_s[:, j * 64 : (j + 1) * 64]`). Such a loop with constant
+  // bounds is unrolled here, its variable a constant in each copy; the
+  // other T.unroll loops stay tile.for unroll, unrolled by the lowering.
+  if (spec.kind == sema::LoopSpec::Unroll && !spec.wide && vars.size() == 1 &&
+      spec.start.isIntLike() && spec.stop.isIntLike() &&
+      spec.step.isIntLike() && spec.step.getInt() > 0 && [&] {
+        bool gemm = false, exits = false;
+        findGemms(s.getBody(), gemm, exits);
+        return gemm && !exits;
+      }()) {
+    loopExits.push_back(nullptr);
+    llvm::scope_exit popExit([&] { loopExits.pop_back(); });
+    for (int64_t i = spec.start.getInt(); i < spec.stop.getInt();
+         i += spec.step.getInt()) {
+      if (failed(assignTo(*target, sema::Value::integer(i),
+                          s.getIter()->getRange(), frame)))
+        return Flow::Error;
+      if (Flow f = execBlock(s.getBody(), frame); f != Flow::Normal)
+        return f;
+    }
+    return Flow::Normal;
   }
 
   Location l = loc(s.getLoc());

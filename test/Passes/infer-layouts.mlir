@@ -244,14 +244,17 @@ func.func @reduce_then_copy(%Q: memref<64x64xf16>, %K: memref<64x64xf16>, %R: me
 
 // -----
 
+// A region of a fragment as B (a whole fragment B is staged through shared
+// memory; test gemm-fragment-b.tile).
 func.func @gemm(%A: memref<64x64xf16>) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(128) {
     %As = tile.alloc "A_shared" : memref<64x32xf16, #tile.space<shared>>
-    %Bs = tile.alloc "B_frag" : memref<32x64xf16, #tile.space<fragment>>
+    %Bs = tile.alloc "B_frag" : memref<32x128xf16, #tile.space<fragment>>
     %C = tile.alloc "C" : memref<64x64xf32, #tile.space<fragment>>
     // expected-error @below {{T.gemm on the mma.sync path reads A from shared memory (T.alloc_shared) or a fragment, and B from shared memory}}
-    tile.gemm %As, %Bs, %C : memref<64x32xf16, #tile.space<shared>>, memref<32x64xf16, #tile.space<fragment>>, memref<64x64xf32, #tile.space<fragment>>
+    tile.gemm %As, %Bs[%c0, %c0] [32, 64], %C : memref<64x32xf16, #tile.space<shared>>, memref<32x128xf16, #tile.space<fragment>>, memref<64x64xf32, #tile.space<fragment>>
   }
   return
 }

@@ -73,3 +73,52 @@ func.func @loop(%G: memref<64xf32>) attributes {tile.kernel} {
   }
   return
 }
+
+// -----
+
+// A histogram: each thread adds to one bin under a condition on its index
+// and on loaded data. Atomic adds do not race with each other, so the
+// barriers go around the outermost loop that touches the bins only
+// atomically, where the whole block runs them; the loop that also reads the
+// bins keeps them next to its atomic add.
+// CHECK-LABEL: func.func @histogram
+// CHECK: tile.fill %[[H:[a-z0-9_]+]]
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.for serial
+// CHECK-NOT: tile.barrier
+// CHECK: tile.atomic_add %[[H]]
+// CHECK-NEXT: }
+// CHECK-NEXT: }
+// CHECK-NEXT: tile.barrier
+// CHECK-NEXT: tile.for serial
+// CHECK: memref.load %[[H]]
+// CHECK: tile.barrier
+// CHECK-NEXT: tile.atomic_add %[[H]]
+// CHECK-NEXT: tile.barrier
+func.func @histogram(%G: memref<1024xi32>, %n: index) attributes {tile.kernel} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %one = arith.constant 1 : i32
+  %zero = arith.constant 0 : i32
+  tile.kernel blocks(%bx) in (%c1) threads(256) {
+    %tx = gpu.thread_id x
+    %h = tile.alloc "h" : memref<16xi32, #tile.space<shared>>
+    tile.fill %h, %zero : memref<16xi32, #tile.space<shared>>, i32
+    tile.for serial %k = %c0 to %c4 step %c1 {
+      %i = arith.addi %k, %tx : index
+      %in = arith.cmpi slt, %i, %n : index
+      scf.if %in {
+        %v = memref.load %G[%i] : memref<1024xi32>
+        %b = arith.index_cast %v : i32 to index
+        tile.atomic_add %h[%b], %one : memref<16xi32, #tile.space<shared>>, i32
+      }
+    }
+    tile.for serial %k = %c0 to %c4 step %c1 {
+      %x = memref.load %h[%k] : memref<16xi32, #tile.space<shared>>
+      %b = arith.index_cast %x : i32 to index
+      tile.atomic_add %h[%b], %one : memref<16xi32, #tile.space<shared>>, i32
+    }
+  }
+  return
+}
