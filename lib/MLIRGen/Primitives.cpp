@@ -1321,13 +1321,25 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     auto spec = std::make_shared<sema::LoopSpec>();
     spec->kind = sema::LoopSpec::Parallel;
     spec->loc = at;
-    for (auto &kw : args.keywords)
+    for (auto &kw : args.keywords) {
+      // TileLang merges `annotations` into the loop's attributes, hints
+      // for its lowering passes (e.g. cp.async without commit/wait);
+      // tilec's lowering takes none of them, but the dict must still be
+      // one a Python caller could have passed.
+      if (kw.first == "annotations" && !kw.second.value.is(Value::Dict) &&
+          !kw.second.value.isNone()) {
+        error(kw.second.range, "`annotations` of `T.Parallel` must be a "
+                               "dict, got `" +
+                                   kw.second.value.repr() + "`");
+        return failure();
+      }
       if (kw.first != "coalesced_width" && kw.first != "loop_layout" &&
-          kw.first != "prefer_async") {
+          kw.first != "prefer_async" && kw.first != "annotations") {
         error(kw.second.range, "`T.Parallel` got an unexpected keyword "
                                "argument `" + kw.first + "`");
         return failure();
       }
+    }
     if (pos.empty()) {
       error(args.range, "`T.Parallel` needs at least one extent");
       return failure();
