@@ -34,7 +34,9 @@ static const StringRef kFrontendPrimitives[] = {
     // a scalar's bits as another type of the same width
     "reinterpret",
     // cuRAND's Philox stream per thread (Random.cpp)
-    "rng_init", "rng_rand"};
+    "rng_init", "rng_rand",
+    // a view of a buffer with another shape (Reshape.cpp)
+    "reshape"};
 
 llvm::ArrayRef<StringRef> frontendPrimitiveNames() {
   return kFrontendPrimitives;
@@ -49,6 +51,12 @@ Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
     return bindArgs(args, names, required);
   };
 
+  if (name == "T.reshape") {
+    FailureOr<Value> r = callReshape(args);
+    if (failed(r))
+      return failure();
+    return R(*r);
+  }
   if (name == "T.rng_init" || name == "T.rng_rand") {
     FailureOr<Value> r = callRandom(name, args);
     if (failed(r))

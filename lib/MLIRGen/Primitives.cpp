@@ -270,6 +270,8 @@ FailureOr<Region> Elaborator::toRegion(const Arg &arg, const Twine &roleIn) {
   };
   if (arg.value.is(Value::Buffer)) {
     r.buffer = arg.value.getBufferPtr();
+    if (failed(refuseReshapeView(*r.buffer, arg.range, role)))
+      return failure();
     if (failed(fullDims(*r.buffer, 0)))
       return failure();
     return r;
@@ -282,6 +284,8 @@ FailureOr<Region> Elaborator::toRegion(const Arg &arg, const Twine &roleIn) {
   sema::SubscriptObject &s = arg.value.getSubscript();
   r.buffer = s.base.getBufferPtr();
   BufferObject &b = *r.buffer;
+  if (failed(refuseReshapeView(b, arg.range, role)))
+    return failure();
   r.allPoints = s.indices.size() == b.shape.size() &&
                 llvm::none_of(s.indices, [](const Value &v) { return v.is(Value::Slice); });
   for (size_t d = 0; d < s.indices.size(); ++d) {
@@ -1558,6 +1562,8 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         return failure();
       }
       BufferObject &buf = k.getBuffer();
+      if (failed(refuseReshapeView(buf, (*b)[0]->range, "`T.annotate_layout`")))
+        return failure();
       if (v.getLayout().constructor == "index_map") {
         if (failed(annotateIndexMap(buf, v.getLayout(), (*b)[0]->range)))
           return failure();
@@ -1626,6 +1632,9 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     mlir::Value v;
     const Value &obj = (*b)[0]->value;
     if (obj.is(Value::Buffer) && obj.getBuffer().scope != MemScope::Var) {
+      if (failed(
+              refuseReshapeView(obj.getBuffer(), (*b)[0]->range, "`T.print`")))
+        return failure();
       v = obj.getBuffer().memref;
     } else {
       FailureOr<Value> s = toScalar(obj, (*b)[0]->range);
