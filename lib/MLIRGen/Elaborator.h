@@ -554,6 +554,16 @@ public:
   mlir::FailureOr<Value> callQuantize(llvm::StringRef name, CallArgs &args);
   /// T.rng_init / T.rng_rand (Random.cpp).
   mlir::FailureOr<Value> callRandom(llvm::StringRef name, CallArgs &args);
+  /// T.reshape (Reshape.cpp).
+  mlir::FailureOr<Value> callReshape(CallArgs &args);
+  mlir::LogicalResult remapReshape(const BufferObject &view,
+                                   llvm::SmallVectorImpl<mlir::Value> &idx,
+                                   llvm::SMRange range);
+  /// An error at `range` if `buf` is a T.reshape view (tile operations and
+  /// layouts address the viewed buffer's shape, not the view's).
+  mlir::LogicalResult refuseReshapeView(const BufferObject &buf,
+                                        llvm::SMRange range,
+                                        const llvm::Twine &what);
   /// `obj.attr = value` / `Class.attr = value`.
   mlir::LogicalResult setObjectAttribute(const Value &base,
                                          llvm::StringRef attr,

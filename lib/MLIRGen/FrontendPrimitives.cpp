@@ -3,11 +3,12 @@
 // TileLang primitives whose meaning tilec can give with what it already
 // has, without new lowering: TIR's integer helpers (T.floordiv,
 // T.floormod, T.shift_left, T.shift_right) as the operators they are, the
-// hints T.assume and T.evaluate, T.alloc_buffer with an on-chip scope as the
-// matching T.alloc_*, and T.thread_binding as the thread index. A global
-// workspace (T.alloc_global, T.alloc_buffer in global scope) is a launch
-// argument (Workspace.cpp). T.rng_init / T.rng_rand compute cuRAND's Philox
-// stream (Random.cpp).
+// hints T.assume and T.evaluate, the cp.async group fences
+// T.ptx_commit_group / T.ptx_wait_group (no-ops: see below), T.alloc_buffer
+// with an on-chip scope as the matching T.alloc_*, and T.thread_binding as the
+// thread index. A global workspace (T.alloc_global, T.alloc_buffer in global
+// scope) is a launch argument (Workspace.cpp). T.rng_init / T.rng_rand compute
+// cuRAND's Philox stream (Random.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,12 +27,16 @@ static const StringRef kFrontendPrimitives[] = {
     "floordiv", "floormod", "shift_left", "shift_right", "assume", "evaluate",
     "alloc_buffer", "alloc_global", "thread_binding",
     "disable_warp_group_reg_alloc",
+    // cp.async group fences around `T.Parallel(prefer_async=True)` stores
+    "ptx_commit_group", "ptx_wait_group",
     // TileLang's tile-level spellings of the TIR loops, and TIR's parallel
     "Serial", "Unroll", "Vectorized", "parallel",
     // a scalar's bits as another type of the same width
     "reinterpret",
     // cuRAND's Philox stream per thread (Random.cpp)
-    "rng_init", "rng_rand"};
+    "rng_init", "rng_rand",
+    // a view of a buffer with another shape (Reshape.cpp)
+    "reshape"};
 
 llvm::ArrayRef<StringRef> frontendPrimitiveNames() {
   return kFrontendPrimitives;
@@ -46,6 +51,12 @@ Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
     return bindArgs(args, names, required);
   };
 
+  if (name == "T.reshape") {
+    FailureOr<Value> r = callReshape(args);
+    if (failed(r))
+      return failure();
+    return R(*r);
+  }
   if (name == "T.rng_init" || name == "T.rng_rand") {
     FailureOr<Value> r = callRandom(name, args);
     if (failed(r))
@@ -169,6 +180,26 @@ Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
     // from it; the condition was evaluated as an argument and is dropped.
     auto b = bind({"cond"}, 1);
     if (failed(b))
+      return failure();
+    return R(Value::none());
+  }
+  // TileLang's T.Parallel(prefer_async=True) may turn shared-memory stores
+  // into cp.async whose groups the kernel commits and waits for itself.
+  // tilec stores synchronously (T.ptx_cp_async is not supported), so no
+  // copy of the kernel's is ever in flight: the fences have nothing to
+  // wait for. Emitting them would shift the group counts of the cp.async
+  // rings tilec's own pipelines wait on.
+  if (name == "T.ptx_commit_group") {
+    auto b = bind({}, 0);
+    if (failed(b))
+      return failure();
+    return R(Value::none());
+  }
+  if (name == "T.ptx_wait_group") {
+    auto b = bind({"num"}, 1);
+    if (failed(b))
+      return failure();
+    if (failed(requireInt(*(*b)[0], "`num`")))
       return failure();
     return R(Value::none());
   }

@@ -182,6 +182,8 @@ LogicalResult Elaborator::annotateIndexMap(BufferObject &buf,
 LogicalResult Elaborator::remapIndices(const BufferObject &buf,
                                        SmallVectorImpl<mlir::Value> &idx,
                                        SMRange range) {
+  if (!buf.storageShape.empty())
+    return remapReshape(buf, idx, range);
   if (buf.indexMap.isNone())
     return success();
   CallArgs args;

@@ -270,6 +270,8 @@ FailureOr<Region> Elaborator::toRegion(const Arg &arg, const Twine &roleIn) {
   };
   if (arg.value.is(Value::Buffer)) {
     r.buffer = arg.value.getBufferPtr();
+    if (failed(refuseReshapeView(*r.buffer, arg.range, role)))
+      return failure();
     if (failed(fullDims(*r.buffer, 0)))
       return failure();
     return r;
@@ -282,6 +284,8 @@ FailureOr<Region> Elaborator::toRegion(const Arg &arg, const Twine &roleIn) {
   sema::SubscriptObject &s = arg.value.getSubscript();
   r.buffer = s.base.getBufferPtr();
   BufferObject &b = *r.buffer;
+  if (failed(refuseReshapeView(b, arg.range, role)))
+    return failure();
   r.allPoints = s.indices.size() == b.shape.size() &&
                 llvm::none_of(s.indices, [](const Value &v) { return v.is(Value::Slice); });
   for (size_t d = 0; d < s.indices.size(); ++d) {
@@ -1321,13 +1325,25 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     auto spec = std::make_shared<sema::LoopSpec>();
     spec->kind = sema::LoopSpec::Parallel;
     spec->loc = at;
-    for (auto &kw : args.keywords)
+    for (auto &kw : args.keywords) {
+      // TileLang merges `annotations` into the loop's attributes, hints
+      // for its lowering passes (e.g. cp.async without commit/wait);
+      // tilec's lowering takes none of them, but the dict must still be
+      // one a Python caller could have passed.
+      if (kw.first == "annotations" && !kw.second.value.is(Value::Dict) &&
+          !kw.second.value.isNone()) {
+        error(kw.second.range, "`annotations` of `T.Parallel` must be a "
+                               "dict, got `" +
+                                   kw.second.value.repr() + "`");
+        return failure();
+      }
       if (kw.first != "coalesced_width" && kw.first != "loop_layout" &&
-          kw.first != "prefer_async") {
+          kw.first != "prefer_async" && kw.first != "annotations") {
         error(kw.second.range, "`T.Parallel` got an unexpected keyword "
                                "argument `" + kw.first + "`");
         return failure();
       }
+    }
     if (pos.empty()) {
       error(args.range, "`T.Parallel` needs at least one extent");
       return failure();
@@ -1546,6 +1562,8 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         return failure();
       }
       BufferObject &buf = k.getBuffer();
+      if (failed(refuseReshapeView(buf, (*b)[0]->range, "`T.annotate_layout`")))
+        return failure();
       if (v.getLayout().constructor == "index_map") {
         if (failed(annotateIndexMap(buf, v.getLayout(), (*b)[0]->range)))
           return failure();
@@ -1614,6 +1632,9 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     mlir::Value v;
     const Value &obj = (*b)[0]->value;
     if (obj.is(Value::Buffer) && obj.getBuffer().scope != MemScope::Var) {
+      if (failed(
+              refuseReshapeView(obj.getBuffer(), (*b)[0]->range, "`T.print`")))
+        return failure();
       v = obj.getBuffer().memref;
     } else {
       FailureOr<Value> s = toScalar(obj, (*b)[0]->range);

@@ -103,6 +103,11 @@ struct BufferObject {
   /// the lambda, and the physical shape its outputs index (row-major).
   Value indexMap;
   std::vector<int64_t> physicalShape;
+  /// Non-empty for a `T.reshape` view: `memref` is the viewed buffer's,
+  /// of this (static) shape, and `shape` is the view's. Element indices are
+  /// remapped through the row-major offset (remapIndices); tile operations
+  /// refuse a view.
+  std::vector<int64_t> storageShape;
   /// Static extent of dimension `d`, if known.
   std::optional<int64_t> staticDim(unsigned d) const {
     if (d < shape.size() && shape[d].is(Value::Int))
