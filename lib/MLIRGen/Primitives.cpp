@@ -457,8 +457,10 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
   //===------------------------------------------------------------------===//
   // Types, symbols, integer helpers
   //===------------------------------------------------------------------===//
+  if (name == "T.im2col" || name == "T.c2d_im2col")
+    return im2col(args);
   if (name == "T.Tensor" || name == "T.Buffer") {
-    auto b = bind({"shape", "dtype"}, 1);
+    auto b = bind({"shape", "dtype", "data"}, 1);
     if (failed(b))
       return failure();
     // An eager factory's tensors may also have sizes computed from its
@@ -509,6 +511,9 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         return failure();
       dt = *d;
     }
+    // With `data` (a parameter's `.data`), a view of its storage.
+    if ((*b)[2] && !(*b)[2]->value.isNone())
+      return tensorView(*shape, dt, *(*b)[2], args);
     auto t = std::make_shared<sema::TensorTypeObject>();
     t->shape = *shape;
     t->dtype = dt;

@@ -103,6 +103,8 @@ struct BufferObject {
   /// the lambda, and the physical shape its outputs index (row-major).
   Value indexMap;
   std::vector<int64_t> physicalShape;
+  /// `X.data` of a tensor parameter: its storage, for a `T.Tensor` view.
+  bool isData = false;
   /// Static extent of dimension `d`, if known.
   std::optional<int64_t> staticDim(unsigned d) const {
     if (d < shape.size() && shape[d].is(Value::Int))
