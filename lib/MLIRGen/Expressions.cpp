@@ -1339,7 +1339,8 @@ FailureOr<Value> Elaborator::evalAttribute(const ast::AttributeExpr &e,
       return Value::buffer(d);
     }
     error(e.getAttrRange(), "buffer `" + b.name + "` has no attribute `" +
-                                attr + "` (expected shape, dtype or, on a "
+                                attr +
+                                "` (expected shape, dtype or, on a "
                                 "tensor, data)");
     return failure();
   }

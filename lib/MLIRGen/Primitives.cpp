@@ -1664,6 +1664,36 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     tile::DeviceAssertOp::create(builder, loc(at), cond->getRuntime().value, msg);
     return Value::none();
   }
+  if (name == "T.sync_grid") {
+    // A barrier of every thread of every block (TileLang's
+    // cooperative_groups grid sync): the kernel needs a cooperative launch,
+    // which its tile.kernel records for the launch header.
+    if (failed(requireKernel(args)) || failed(bind({}, 0)))
+      return failure();
+    if (StringRef(options.target).starts_with("gfx")) {
+      error(args.range, "`T.sync_grid` is not supported yet for target " +
+                            options.target + " in this version of tilec");
+      return failure();
+    }
+    Operation *kernel = builder.getInsertionBlock()->getParentOp();
+    while (kernel && !isa<tile::KernelOp>(kernel)) {
+      if (isa<tile::ParallelOp, tile::PipelinedOp>(kernel)) {
+        error(args.range, "`T.sync_grid` inside a T.Parallel or T.Pipelined "
+                          "loop is not supported; call it where every "
+                          "thread of the block runs");
+        return failure();
+      }
+      kernel = kernel->getParentOp();
+    }
+    if (!kernel) {
+      error(args.range, "`T.sync_grid` must be inside a T.Kernel block");
+      return failure();
+    }
+    kernel->setAttr("tile.cooperative", builder.getUnitAttr());
+    auto op = tile::BarrierOp::create(builder, loc(at));
+    op->setAttr("tile.grid_sync", builder.getUnitAttr());
+    return Value::none();
+  }
   if (name == "T.sync_threads" || name == "T.syncthreads") {
     // TileLang's `T.sync_threads(barrier_id, arrive_count)` is `bar.sync id,
     // count`: a barrier among the `count` threads that reach it. tilec
