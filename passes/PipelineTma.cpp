@@ -57,13 +57,8 @@ Value cIdx(OpBuilder &b, Location loc, int64_t v) {
 /// An argument of the gpu.func, or before outlining (tile-plan-warp-
 /// specialize asks) of the prim_func.
 BlockArgument simt::tmaTensorArgument(Value src) {
-  // A `T.Tensor(shape, dtype, X.data)` view (`tile.view`) has a shape of its
-  // own, which the descriptor of the argument would not describe.
-  if (auto cast = src.getDefiningOp<memref::ReinterpretCastOp>()) {
-    if (cast->hasAttr("tile.view"))
-      return {};
+  if (auto cast = src.getDefiningOp<memref::ReinterpretCastOp>())
     src = cast.getSource();
-  }
   auto arg = dyn_cast<BlockArgument>(src);
   if (!arg || !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
     return {};

@@ -21,7 +21,6 @@ static const StringRef kLanguage[] = {
     // memory and movement
     "alloc_shared", "alloc_fragment", "alloc_local", "alloc_var",
     "alloc_barrier", "copy", "async_copy", "tma_copy", "clear", "fill",
-    "im2col", "c2d_im2col",
     // compute
     "gemm", "gemm_sp", "wgmma_gemm", "wait_wgmma", "reduce_max", "reduce_min", "reduce_sum",
     "reduce_abssum", "reduce_absmax", "cumsum", "cummax", "atomic_add",
@@ -31,7 +30,6 @@ static const StringRef kLanguage[] = {
     "make_swizzled_layout",
     // debugging and synchronization
     "print", "device_assert", "sync_threads", "syncthreads", "barrier_wait",
-    "sync_grid",
     // explicit warp specialization (HopperPrimitives.cpp)
     "ws", "barrier_arrive", "mbarrier_arrive", "mbarrier_wait_parity",
     "mbarrier_expect_tx", "fence_proxy_async", "set_max_nreg",

@@ -108,8 +108,6 @@ struct BufferObject {
   /// remapped through the row-major offset (remapIndices); tile operations
   /// refuse a view.
   std::vector<int64_t> storageShape;
-  /// `X.data` of a tensor parameter: its storage, for a `T.Tensor` view.
-  bool isData = false;
   /// Static extent of dimension `d`, if known.
   std::optional<int64_t> staticDim(unsigned d) const {
     if (d < shape.size() && shape[d].is(Value::Int))
@@ -147,7 +145,7 @@ struct SubscriptObject {
 
 /// What a `for` iterates over when it is a device loop.
 struct LoopSpec {
-  enum Kind { Parallel, Pipelined, Serial, Unroll, Vectorized, Persistent };
+  enum Kind { Parallel, Pipelined, Serial, Unroll, Vectorized };
   Kind kind = Serial;
   std::vector<int64_t> extents;   // Parallel
   Value start, stop, step;        // the others: Int or Runtime
@@ -161,10 +159,6 @@ struct LoopSpec {
   /// A T.serial loop with constant bounds past the 32-bit loop index: run
   /// as two nested loops with a 64-bit induction variable.
   bool wide = false;
-  /// T.Persistent: the tile domain walked in waves of `waveSize` tiles, the
-  /// block's `index` in a wave, and the grouping of the last dimension.
-  std::vector<Value> domain;
-  Value waveSize, index, groupSize;
 };
 
 } // namespace tilec::sema
