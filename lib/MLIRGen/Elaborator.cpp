@@ -1288,6 +1288,8 @@ Flow Elaborator::execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
     error(target->getRange(), "a device loop variable must be a name");
     return Flow::Error;
   }
+  if (spec.kind == sema::LoopSpec::Persistent)
+    return execPersistentLoop(s, spec, vars, frame);
   size_t want = spec.kind == sema::LoopSpec::Parallel ? spec.extents.size() : 1;
   if (vars.size() != want) {
     error(target->getRange(), "this loop binds " + Twine(vars.size()) +

@@ -235,6 +235,11 @@ public:
   Flow execAssert(const ast::AssertStmt &s, Frame &frame);
   Flow execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
                       Frame &frame);
+  /// T.Persistent (Persistent.cpp): the loop spec, and the loop over waves.
+  mlir::FailureOr<Value> persistentLoop(CallArgs &args);
+  Flow execPersistentLoop(const ast::ForStmt &s, const sema::LoopSpec &spec,
+                          llvm::ArrayRef<const ast::NameExpr *> vars,
+                          Frame &frame);
   Flow execScheduledBody(const ast::ForStmt &s, const sema::LoopSpec &spec,
                          Frame &frame);
   mlir::LogicalResult assignTo(const ast::Expr &target, const Value &value,

@@ -807,7 +807,9 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       op.setDisableTma(true);
     return Value::none();
   }
-  if (name == "T.gemm_sp" || name == "T.Persistent") {
+  if (name == "T.Persistent")
+    return persistentLoop(args);
+  if (name == "T.gemm_sp") {
     error(args.range, "`" + name + "` is not supported yet for target " +
                           options.target + " in this version of tilec");
     return failure();

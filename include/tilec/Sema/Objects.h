@@ -145,7 +145,7 @@ struct SubscriptObject {
 
 /// What a `for` iterates over when it is a device loop.
 struct LoopSpec {
-  enum Kind { Parallel, Pipelined, Serial, Unroll, Vectorized };
+  enum Kind { Parallel, Pipelined, Serial, Unroll, Vectorized, Persistent };
   Kind kind = Serial;
   std::vector<int64_t> extents;   // Parallel
   Value start, stop, step;        // the others: Int or Runtime
@@ -159,6 +159,10 @@ struct LoopSpec {
   /// A T.serial loop with constant bounds past the 32-bit loop index: run
   /// as two nested loops with a 64-bit induction variable.
   bool wide = false;
+  /// T.Persistent: the tile domain walked in waves of `waveSize` tiles, the
+  /// block's `index` in a wave, and the grouping of the last dimension.
+  std::vector<Value> domain;
+  Value waveSize, index, groupSize;
 };
 
 } // namespace tilec::sema
