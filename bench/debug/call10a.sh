@@ -14,7 +14,7 @@ SECONDS=0
 echo "sxs rc=$? ${SECONDS}s" >>"$out/log.txt"
 m=bench/.out/mla10
 timeout 120 ncu --clock-control none --set full --import-source no -k regex:mla_decode_kernel0 -c 1 \
-  -o "$out/tilec" python3 bench/debug/mla_run.py $m/mla128.ptx $m/mla128.json 2 >"$out/ncu-tilec.log" 2>&1
+  -o "$out/tilec" python3 bench/debug/mla_check.py $m/mla128.ptx $m/mla128.json 2 >"$out/ncu-tilec.log" 2>&1
 echo "ncu tilec rc=$? ${SECONDS}s" >>"$out/log.txt"
 # TileLang's kernels: every kernel launch of the sxs case after the tilec ones.
 (cd .dev/sxs10 && timeout 150 ncu --clock-control none --set full -k 'regex:^(?!mla_decode_kernel[01]$)(main|mla)' -c 3 \

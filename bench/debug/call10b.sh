@@ -19,10 +19,10 @@ for i in 1 2; do
   done
 done
 m=bench/.out/mla10
-timeout 60 python3 bench/debug/mla_run.py $m/mla128_ov.ptx $m/mla128_ov.json >"$out/mla128_ov.txt" 2>&1
-echo "mla_run rc=$? ${SECONDS}s" >>"$out/log.txt"
+timeout 60 python3 bench/debug/mla_check.py $m/mla128_ov.ptx $m/mla128_ov.json >"$out/mla128_ov.txt" 2>&1
+echo "mla_check rc=$? ${SECONDS}s" >>"$out/log.txt"
 for tool in memcheck racecheck synccheck; do
-  timeout 120 compute-sanitizer --tool $tool python3 bench/debug/mla_run.py $m/small_ov.ptx $m/small_ov.json >"$out/san-$tool.txt" 2>&1
+  timeout 120 compute-sanitizer --tool $tool python3 bench/debug/mla_check.py $m/small_ov.ptx $m/small_ov.json >"$out/san-$tool.txt" 2>&1
   echo "sanitizer $tool rc=$? ${SECONDS}s" >>"$out/log.txt"
 done
 for c in conf10a conf10c; do
