@@ -604,36 +604,50 @@ private:
 };
 
 /// The tensor a global access reads or writes, if it is one of the
-/// kernel's tensor arguments (its own shape; a view's region is not).
-BlockArgument globalTensor(Value memref) {
-  auto arg = dyn_cast<BlockArgument>(memref);
+/// kernel's tensor arguments (its own shape; a view's region is not), or a
+/// `T.Tensor(shape, dtype, X.data)` view of one (a `tile.view` cast: its
+/// shape is the view's).
+Value globalTensor(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
-  if (!arg || !type || type.getMemorySpace() ||
-      !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+  if (!type || type.getMemorySpace())
+    return {};
+  if (auto view = memref.getDefiningOp<memref::ReinterpretCastOp>())
+    return view->hasAttr("tile.view") && globalTensor(view.getSource())
+               ? memref
+               : Value();
+  auto arg = dyn_cast<BlockArgument>(memref);
+  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
     return {};
   return arg;
 }
 
-/// The extent of dimension `d` of tensor argument `arg` as a value, for a
-/// dynamic one: the T.dynamic symbol its `tile.shape` names, or memref.dim.
-Value dynamicExtent(OpBuilder &b, Location loc, BlockArgument arg, unsigned d) {
-  auto func = cast<func::FuncOp>(arg.getOwner()->getParentOp());
-  if (auto shape =
-          func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), "tile.shape"))
-    if (d < shape.size())
-      if (auto name = dyn_cast<StringAttr>(shape[d]))
-        for (BlockArgument a : func.getArguments())
-          if (auto sym = func.getArgAttrOfType<StringAttr>(a.getArgNumber(),
-                                                           "tile.symbol"))
-            if (sym == name && a.getType().isIndex())
-              return a;
-  return memref::DimOp::create(b, loc, arg, int64_t(d));
+/// The extent of dimension `d` of global tensor `tensor` as a value, for a
+/// dynamic one: the T.dynamic symbol its `tile.shape` names, a view's size
+/// operand, or memref.dim.
+Value dynamicExtent(OpBuilder &b, Location loc, Value tensor, unsigned d) {
+  if (auto view = tensor.getDefiningOp<memref::ReinterpretCastOp>())
+    if (auto v = dyn_cast<Value>(view.getMixedSizes()[d]))
+      return v;
+  auto arg = dyn_cast<BlockArgument>(tensor);
+  auto func = arg ? dyn_cast<func::FuncOp>(arg.getOwner()->getParentOp())
+                  : func::FuncOp();
+  if (func)
+    if (auto shape =
+            func.getArgAttrOfType<ArrayAttr>(arg.getArgNumber(), "tile.shape"))
+      if (d < shape.size())
+        if (auto name = dyn_cast<StringAttr>(shape[d]))
+          for (BlockArgument a : func.getArguments())
+            if (auto sym = func.getArgAttrOfType<StringAttr>(a.getArgNumber(),
+                                                             "tile.symbol"))
+              if (sym == name && a.getType().isIndex())
+                return a;
+  return memref::DimOp::create(b, loc, tensor, int64_t(d));
 }
 
 /// The condition under which `access` (indices `indices` into `memref`)
 /// stays inside its tensor, or null where it provably does.
 Value guardCondition(Operation *access, Value memref, ValueRange indices) {
-  BlockArgument arg = globalTensor(memref);
+  Value arg = globalTensor(memref);
   if (!arg)
     return {};
   auto type = cast<MemRefType>(memref.getType());

@@ -57,8 +57,13 @@ Value cIdx(OpBuilder &b, Location loc, int64_t v) {
 /// An argument of the gpu.func, or before outlining (tile-plan-warp-
 /// specialize asks) of the prim_func.
 BlockArgument simt::tmaTensorArgument(Value src) {
-  if (auto cast = src.getDefiningOp<memref::ReinterpretCastOp>())
+  // A `T.Tensor(shape, dtype, X.data)` view (`tile.view`) has a shape of its
+  // own, which the descriptor of the argument would not describe.
+  if (auto cast = src.getDefiningOp<memref::ReinterpretCastOp>()) {
+    if (cast->hasAttr("tile.view"))
+      return {};
     src = cast.getSource();
+  }
   auto arg = dyn_cast<BlockArgument>(src);
   if (!arg || !isa<FunctionOpInterface>(arg.getOwner()->getParentOp()))
     return {};

@@ -194,6 +194,12 @@ decide(tile::PipelinedOp loop, const TargetInfo &target, std::string &why) {
     why = "the loop is nested in another statement";
     return failure();
   }
+  // A grid-wide barrier needs every block resident and every thread at it:
+  // neither producer warps that leave early nor a persistent grid.
+  if (kernel->hasAttr("tile.cooperative")) {
+    why = "the kernel synchronizes its grid (T.sync_grid)";
+    return failure();
+  }
   bool explicitRoles = false;
   kernel.walk([&](tile::WsOp) { explicitRoles = true; });
   if (explicitRoles) {

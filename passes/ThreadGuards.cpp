@@ -447,6 +447,10 @@ LogicalResult simt::checkThreadGuards(KernelLowering &kernel,
 
 void simt::createBarrier(OpBuilder &b, tile::BarrierOp op) {
   Location loc = op.getLoc();
+  if (op->hasAttr("tile.grid_sync")) {
+    deviceOps(op).gridSync(b, loc);
+    return;
+  }
   auto span = op->getAttrOfType<DenseI64ArrayAttr>(kSpanAttr);
   if (!span) {
     gpu::BarrierOp::create(b, loc);

@@ -235,6 +235,11 @@ public:
   Flow execAssert(const ast::AssertStmt &s, Frame &frame);
   Flow execDeviceLoop(const ast::ForStmt &s, sema::LoopSpec &spec,
                       Frame &frame);
+  /// `T.Tensor(shape, dtype, X.data)` and T.im2col (Conv.cpp).
+  mlir::FailureOr<Value> tensorView(const std::vector<Value> &shape,
+                                    DType dtype, const Arg &data,
+                                    const CallArgs &args);
+  mlir::FailureOr<Value> im2col(CallArgs &args);
   /// T.Persistent (Persistent.cpp): the loop spec, and the loop over waves.
   mlir::FailureOr<Value> persistentLoop(CallArgs &args);
   Flow execPersistentLoop(const ast::ForStmt &s, const sema::LoopSpec &spec,

@@ -1332,8 +1332,16 @@ FailureOr<Value> Elaborator::evalAttribute(const ast::AttributeExpr &e,
       return Value::tuple(b.shape);
     if (attr == "dtype")
       return Value::dtype(b.dtype);
+    // The storage of a tensor parameter, for `T.Tensor(shape, dtype, X.data)`.
+    if (attr == "data" && b.scope == MemScope::Global) {
+      auto d = std::make_shared<BufferObject>(b);
+      d->isData = true;
+      return Value::buffer(d);
+    }
     error(e.getAttrRange(), "buffer `" + b.name + "` has no attribute `" +
-                                attr + "` (expected shape or dtype)");
+                                attr +
+                                "` (expected shape, dtype or, on a "
+                                "tensor, data)");
     return failure();
   }
   if (base->is(Value::Runtime) && attr == "dtype")

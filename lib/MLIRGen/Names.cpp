@@ -21,6 +21,7 @@ static const StringRef kLanguage[] = {
     // memory and movement
     "alloc_shared", "alloc_fragment", "alloc_local", "alloc_var",
     "alloc_barrier", "copy", "async_copy", "tma_copy", "clear", "fill",
+    "im2col", "c2d_im2col",
     // compute
     "gemm", "gemm_sp", "wgmma_gemm", "wait_wgmma", "reduce_max", "reduce_min", "reduce_sum",
     "reduce_abssum", "reduce_absmax", "cumsum", "cummax", "atomic_add",
@@ -30,6 +31,7 @@ static const StringRef kLanguage[] = {
     "make_swizzled_layout",
     // debugging and synchronization
     "print", "device_assert", "sync_threads", "syncthreads", "barrier_wait",
+    "sync_grid",
     // explicit warp specialization (HopperPrimitives.cpp)
     "ws", "barrier_arrive", "mbarrier_arrive", "mbarrier_wait_parity",
     "mbarrier_expect_tx", "fence_proxy_async", "set_max_nreg",
@@ -64,9 +66,6 @@ static const StringRef kNotYet[] = {"cp_async_barrier_noinc",
                                     "StridedTensor",
                                     "view",
                                     "annotate_l2_hit_ratio",
-                                    "sync_grid",
-                                    "im2col",
-                                    "c2d_im2col",
                                     "ptx_cp_async"};
 
 static const StringRef kTilelang[] = {

@@ -461,8 +461,10 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
   //===------------------------------------------------------------------===//
   // Types, symbols, integer helpers
   //===------------------------------------------------------------------===//
+  if (name == "T.im2col" || name == "T.c2d_im2col")
+    return im2col(args);
   if (name == "T.Tensor" || name == "T.Buffer") {
-    auto b = bind({"shape", "dtype"}, 1);
+    auto b = bind({"shape", "dtype", "data"}, 1);
     if (failed(b))
       return failure();
     // An eager factory's tensors may also have sizes computed from its
@@ -513,6 +515,9 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         return failure();
       dt = *d;
     }
+    // With `data` (a parameter's `.data`), a view of its storage.
+    if ((*b)[2] && !(*b)[2]->value.isNone())
+      return tensorView(*shape, dt, *(*b)[2], args);
     auto t = std::make_shared<sema::TensorTypeObject>();
     t->shape = *shape;
     t->dtype = dt;
@@ -1678,6 +1683,36 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     if (failed(cond))
       return failure();
     tile::DeviceAssertOp::create(builder, loc(at), cond->getRuntime().value, msg);
+    return Value::none();
+  }
+  if (name == "T.sync_grid") {
+    // A barrier of every thread of every block (TileLang's
+    // cooperative_groups grid sync): the kernel needs a cooperative launch,
+    // which its tile.kernel records for the launch header.
+    if (failed(requireKernel(args)) || failed(bind({}, 0)))
+      return failure();
+    if (StringRef(options.target).starts_with("gfx")) {
+      error(args.range, "`T.sync_grid` is not supported yet for target " +
+                            options.target + " in this version of tilec");
+      return failure();
+    }
+    Operation *kernel = builder.getInsertionBlock()->getParentOp();
+    while (kernel && !isa<tile::KernelOp>(kernel)) {
+      if (isa<tile::ParallelOp, tile::PipelinedOp>(kernel)) {
+        error(args.range, "`T.sync_grid` inside a T.Parallel or T.Pipelined "
+                          "loop is not supported; call it where every "
+                          "thread of the block runs");
+        return failure();
+      }
+      kernel = kernel->getParentOp();
+    }
+    if (!kernel) {
+      error(args.range, "`T.sync_grid` must be inside a T.Kernel block");
+      return failure();
+    }
+    kernel->setAttr("tile.cooperative", builder.getUnitAttr());
+    auto op = tile::BarrierOp::create(builder, loc(at));
+    op->setAttr("tile.grid_sync", builder.getUnitAttr());
     return Value::none();
   }
   if (name == "T.sync_threads" || name == "T.syncthreads") {

@@ -66,6 +66,9 @@ void DeviceOpBuilder::namedBarrierArrive(OpBuilder &, Location, Value,
                                          Value) const {
   unsupported("named barrier arrival");
 }
+void DeviceOpBuilder::gridSync(OpBuilder &, Location) const {
+  unsupported("grid sync");
+}
 void DeviceOpBuilder::warpSync(OpBuilder &, Location) const {
   unsupported("warp sync");
 }

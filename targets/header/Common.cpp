@@ -271,6 +271,8 @@ void writeFunctionDoc(Writer &w, const Function &function,
       launch += ", cluster (" + std::to_string(kernel.cluster[0]) + ", " +
                 std::to_string(kernel.cluster[1]) + ", " +
                 std::to_string(kernel.cluster[2]) + ")";
+    if (kernel.cooperative)
+      launch += ", cooperative (T.sync_grid: all blocks resident)";
     w.line(commentText(launch));
     std::string detail =
         std::to_string(kernel.dynamicSharedBytes) + " B dynamic shared";

@@ -165,7 +165,48 @@ void writeLaunch(Writer &w, const Function &function, const ParamNames &names,
     w.line("}");
     grid = pgrid;
   }
-  if (kernel.cluster == std::array<unsigned, 3>{1, 1, 1}) {
+  if (kernel.cooperative) {
+    // A grid barrier (T.sync_grid) waits for every block: they must all be
+    // resident at once, which the driver checks too, but with an error
+    // that does not say how many fit.
+    std::string total = grid + "[0] * " + grid + "[1] * " + grid + "[2]";
+    w.line("{");
+    w.indent();
+    w.line("CUdevice tilec_dev;");
+    w.line("int tilec_sms = 0, tilec_per_sm = 0;");
+    w.line("tilec_err = cuCtxGetDevice(&tilec_dev);");
+    w.line("if (tilec_err == CUDA_SUCCESS)");
+    w.line("  tilec_err = cuDeviceGetAttribute(&tilec_sms, "
+           "CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, tilec_dev);");
+    w.line("if (tilec_err == CUDA_SUCCESS)");
+    w.line("  tilec_err = cuOccupancyMaxActiveBlocksPerMultiprocessor(");
+    w.line("      &tilec_per_sm, " + fn + ", " +
+           std::to_string(kernel.block[0] * kernel.block[1] * kernel.block[2]) +
+           ", " + std::to_string(kernel.dynamicSharedBytes) + "u);");
+    w.line("if (tilec_err != CUDA_SUCCESS)");
+    w.line("  " + runtimeErrorStatement(api, function,
+                                        "counting the co-resident blocks of "
+                                        "cooperative kernel `" +
+                                            kernel.entry + "`"));
+    w.line("if (" + total + " > std::int64_t(tilec_sms) * tilec_per_sm)");
+    w.line("  " +
+           rejectStatement(
+               api, function,
+               "kernel `" + kernel.entry +
+                   "` synchronizes its grid (T.sync_grid) and needs "
+                   "all %lld blocks resident at once, but only %d fit "
+                   "(%d per multiprocessor x %d multiprocessors)",
+               {"static_cast<long long>(" + total + ")",
+                "tilec_sms * tilec_per_sm", "tilec_per_sm", "tilec_sms"}));
+    w.dedent();
+    w.line("}");
+    w.line("tilec_err = cuLaunchCooperativeKernel(");
+    w.line("    " + fn + ",");
+    for (unsigned d = 0; d < 3; ++d)
+      w.line("    " + dim(d) + ",");
+    w.line("    " + block + ", " + std::to_string(kernel.dynamicSharedBytes) +
+           "u, stream, tilec_args" + ks + ");");
+  } else if (kernel.cluster == std::array<unsigned, 3>{1, 1, 1}) {
     w.line("tilec_err = cuLaunchKernel(");
     w.line("    " + fn + ",");
     for (unsigned d = 0; d < 3; ++d)

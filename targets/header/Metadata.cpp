@@ -101,6 +101,8 @@ Json kernelJson(const Function &function, const KernelLaunch &kernel) {
   j["cluster"] = kernel.cluster;
   if (kernel.persistentBlocksPerSM)
     j["persistent_blocks_per_sm"] = kernel.persistentBlocksPerSM;
+  if (kernel.cooperative)
+    j["cooperative"] = true;
   j["dynamic_shared_bytes"] = kernel.dynamicSharedBytes;
   Json args = Json::array();
   for (const KernelArg &arg : kernel.args) {
@@ -241,6 +243,7 @@ KernelLaunch parseKernel(const Json &j) {
   kernel.cluster = getOr<std::array<unsigned, 3>>(j, "cluster", {1, 1, 1});
   kernel.persistentBlocksPerSM =
       getOr<unsigned>(j, "persistent_blocks_per_sm", 0);
+  kernel.cooperative = getOr<bool>(j, "cooperative", false);
   kernel.dynamicSharedBytes = get<unsigned>(j, "dynamic_shared_bytes");
   for (const Json &a : at(j, "args")) {
     std::string kind = get<std::string>(a, "kind");

@@ -98,6 +98,10 @@ std::string checkKernel(const Function &function, const KernelLaunch &kernel,
     return "thread-block clusters need CUDA";
   if (clusterSize > 16)
     return "cluster of " + std::to_string(clusterSize) + " blocks; at most 16";
+  if (kernel.cooperative && flavor == Flavor::HIP)
+    return "cooperative launches (T.sync_grid) need CUDA in this version";
+  if (kernel.cooperative && (clusterSize > 1 || kernel.persistentBlocksPerSM))
+    return "a cooperative launch cannot also be a cluster or persistent one";
   for (size_t a = 0; a < kernel.args.size(); ++a) {
     const KernelArg &arg = kernel.args[a];
     std::string where = "argument " + std::to_string(a) + ": ";

@@ -73,6 +73,51 @@ public:
         b, loc, arith::ConstantIntOp::create(b, loc, b.getI32Type(), -1));
   }
 
+  void gridSync(OpBuilder &b, Location loc) const override {
+    // The grid barrier of a cooperative launch (what CUDA's
+    // cooperative_groups grid sync does): the driver's grid workspace is at
+    // {%envreg1 (high), %envreg2 (low)}, its barrier word at byte 4. After
+    // a block barrier, thread 0 of block 0 adds 0x80000000 - (blocks - 1)
+    // and every other block's thread 0 adds 1, so one barrier's arrivals
+    // sum to 0x80000000 and flip the top bit exactly once; each waits (an
+    // acquire poll at GPU scope, after its release add) until the bit
+    // differs from what its add saw, and a second block barrier releases
+    // the block. ${:uid} keeps the labels apart where the asm is repeated.
+    LLVM::InlineAsmOp::create(
+        b, loc, TypeRange{}, ValueRange{},
+        "{\n"
+        ".reg .pred p;\n"
+        ".reg .b32 t, u, n, add, old, cur;\n"
+        ".reg .b64 ws;\n"
+        "bar.sync 0;\n"
+        "mov.u32 t, %tid.x;\nmov.u32 u, %tid.y;\nor.b32 t, t, u;\n"
+        "mov.u32 u, %tid.z;\nor.b32 t, t, u;\n"
+        "setp.ne.u32 p, t, 0;\n"
+        "@p bra TILEC_GRID_DONE_${:uid};\n"
+        "mov.b64 ws, {%envreg2, %envreg1};\n"
+        "add.u64 ws, ws, 4;\n"
+        "mov.u32 t, %ctaid.x;\nmov.u32 u, %ctaid.y;\nor.b32 t, t, u;\n"
+        "mov.u32 u, %ctaid.z;\nor.b32 t, t, u;\n"
+        "mov.u32 n, %nctaid.x;\nmov.u32 u, %nctaid.y;\n"
+        "mul.lo.u32 n, n, u;\nmov.u32 u, %nctaid.z;\nmul.lo.u32 n, n, u;\n"
+        "sub.u32 add, 0x80000001, n;\n"
+        "setp.ne.u32 p, t, 0;\n"
+        "@p mov.u32 add, 1;\n"
+        "atom.add.release.gpu.global.u32 old, [ws], add;\n"
+        "TILEC_GRID_WAIT_${:uid}:\n"
+        "ld.acquire.gpu.global.u32 cur, [ws];\n"
+        "xor.b32 cur, cur, old;\n"
+        "and.b32 cur, cur, 0x80000000;\n"
+        "setp.eq.u32 p, cur, 0;\n"
+        "@p bra TILEC_GRID_WAIT_${:uid};\n"
+        "TILEC_GRID_DONE_${:uid}:\n"
+        "bar.sync 0;\n"
+        "}",
+        "~{memory}", /*has_side_effects=*/true, /*is_align_stack=*/false,
+        LLVM::tailcallkind::TailCallKind::None, /*asm_dialect=*/nullptr,
+        /*operand_attrs=*/nullptr);
+  }
+
   void asyncCopy(OpBuilder &b, Location loc, Value dst, Value src,
                  int64_t bytes, Value srcBytes) const override {
     // .cg (L2 only) exists for 16-byte copies; smaller ones are .ca.

@@ -208,3 +208,31 @@ func.func @unsigned_bounds(%A: memref<100xf32>) attributes {tile.kernel} {
   }
   return
 }
+
+// -----
+
+// A `T.Tensor(shape, dtype, X.data)` view (a tile.view cast) is guarded by
+// its own extents: 8 columns, not the tensor's 6; a dynamic one by its size
+// operand. A cast that is not a view is not a tensor of the kernel's.
+// CHECK-LABEL: func.func @views
+// CHECK:      %[[LT:.*]] = arith.cmpi slt, %[[J:.*]], %c8 : index
+// CHECK-NEXT: scf.if %[[LT]] {
+// CHECK-NEXT:   memref.store %{{.*}}, %[[V:.*]][%{{.*}}, %[[J]]] : memref<3x8xf32>
+// CHECK:      arith.cmpi slt, %{{.*}}, %[[N:.*]] : index
+// CHECK-NEXT: scf.if
+// CHECK-NEXT:   memref.store %{{.*}} : memref<?xf32>
+// CHECK-NOT:  scf.if
+func.func @views(%X: memref<4x6xf32>, %n: index) attributes {tile.kernel} {
+  %c3 = arith.constant 3 : index
+  tile.kernel blocks(%bx) in (%c3) threads(32) {
+    %v = memref.reinterpret_cast %X to offset: [0], sizes: [3, 8], strides: [8, 1] {tile.view} : memref<4x6xf32> to memref<3x8xf32>
+    %d = memref.reinterpret_cast %X to offset: [0], sizes: [%n], strides: [1] {tile.view} : memref<4x6xf32> to memref<?xf32>
+    %o = memref.reinterpret_cast %X to offset: [0], sizes: [24], strides: [1] : memref<4x6xf32> to memref<24xf32>
+    %j = tile.thread_id x
+    %f = arith.constant 1.0 : f32
+    memref.store %f, %v[%bx, %j] : memref<3x8xf32>
+    memref.store %f, %d[%j] : memref<?xf32>
+    memref.store %f, %o[%j] : memref<24xf32>
+  }
+  return
+}

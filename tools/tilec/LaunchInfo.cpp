@@ -150,6 +150,7 @@ LogicalResult collectLaunchInfo(ModuleOp module,
       // multiprocessor: its blocks are the warp-specialized kind).
       if (k->hasAttr("tile.persistent"))
         launch.persistentBlocksPerSM = 1;
+      launch.cooperative = k->hasAttr("tile.cooperative");
       if (auto threads = k->getAttrOfType<IntegerAttr>("tile.threads"))
         launch.block = {unsigned(threads.getInt()), 1, 1};
       if (auto shared =

@@ -108,6 +108,8 @@ struct BufferObject {
   /// remapped through the row-major offset (remapIndices); tile operations
   /// refuse a view.
   std::vector<int64_t> storageShape;
+  /// `X.data` of a tensor parameter: its storage, for a `T.Tensor` view.
+  bool isData = false;
   /// Static extent of dimension `d`, if known.
   std::optional<int64_t> staticDim(unsigned d) const {
     if (d < shape.size() && shape[d].is(Value::Int))

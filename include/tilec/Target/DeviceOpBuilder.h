@@ -78,6 +78,10 @@ public:
                                   mlir::Value id, mlir::Value threads) const;
   /// Waits until every lane of the warp gets here (bar.warp.sync -1).
   virtual void warpSync(mlir::OpBuilder &b, mlir::Location loc) const;
+  /// Waits until every thread of every block of the grid gets here, with
+  /// the writes before it visible after it (T.sync_grid). Needs a
+  /// cooperative launch: every block resident at once.
+  virtual void gridSync(mlir::OpBuilder &b, mlir::Location loc) const;
 
   //===--- Asynchronous global -> shared copies ---------------------------===//
 

@@ -126,6 +126,10 @@ struct KernelLaunch {
   /// of the launched grid's size, so any launch computes every tile; the
   /// header launches min(blocks, n * multiprocessors) blocks along x.
   unsigned persistentBlocksPerSM = 0;
+  /// The kernel synchronizes its whole grid (T.sync_grid): it is launched
+  /// cooperatively (cuLaunchCooperativeKernel / hipModuleLaunchCooperative-
+  /// Kernel) after checking that every block can be resident at once.
+  bool cooperative = false;
   unsigned dynamicSharedBytes = 0;
   std::vector<KernelArg> args; ///< what the kernel receives, in order
   Resources resources;
