@@ -138,6 +138,14 @@ class Module:
             pointers, keep = kernel_arg_values(kernel, args, fn["params"])
             grid = launch_grid(kernel, [int(g) for g in kernel["grid"]])
             block = kernel["block"]
-            _check(_cuda.cuLaunchKernel(handle, *grid, *block, shared, None, pointers, None),
-                   "cuLaunchKernel")
+            if kernel.get("cooperative"):
+                # T.sync_grid: its grid barrier lives in the workspace the
+                # driver sets up for a cooperative launch only.
+                _check(_cuda.cuLaunchCooperativeKernel(handle, *grid, *block, shared, None,
+                                                       pointers),
+                       "cuLaunchCooperativeKernel")
+            else:
+                _check(_cuda.cuLaunchKernel(handle, *grid, *block, shared, None, pointers,
+                                            None),
+                       "cuLaunchKernel")
         torch.cuda.synchronize()

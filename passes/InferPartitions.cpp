@@ -77,6 +77,7 @@ Value simt::partitionThreadId(OpBuilder &b, Location loc, Value tid,
 }
 
 LogicalResult simt::inferPartitions(Operation *kernel, int64_t threads) {
+  threadBranchesToRegions(kernel);
   bool failed = false;
   kernel->walk([&](tile::WsOp ws) {
     tile::PartitionAttr range = rangeOf(ws);

@@ -25,6 +25,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Partitions.h"
 #include "SIMTLowering.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -320,6 +321,15 @@ LogicalResult lowerReduce(KernelLowering &kernel, ScratchPool &pool,
                    << other / in.numLanes()
                    << ", which would hold elements of the tile";
       }
+  if (!warpMasks.empty() && partitionOf(reduce))
+    return reduce.emitError()
+           << "this reduction of `" << src->name
+           << "` combines the parts of several warps, in a T.ws region "
+              "(or a branch on the thread index); that needs a shared "
+              "scratch and barriers over the region's threads, which tilec "
+              "does not make yet: lay `"
+           << src->name << "` out so that each row is held within one warp "
+           << "(a T.gemm with policy=T.GemmWarpPolicy.FullRow)";
   if (!warpMasks.empty()) {
     int64_t threads = in.numThreads();
     Value scratch = scratchFor(kernel, pool, reduce, type, threads * outRegs);

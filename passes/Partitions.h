@@ -21,6 +21,12 @@ namespace tilec::simt {
 
 class KernelLowering;
 
+/// Rewrites each if/elif/else chain on the thread index in `kernel`'s body
+/// whose arms admit whole warpgroups and do fragment work (TileLang's
+/// hand-written warp roles) as one tile.ws region per arm
+/// (ThreadPartitions.cpp); inferPartitions calls it first.
+void threadBranchesToRegions(mlir::Operation *kernel);
+
 /// Records `tile.partition` on every tile.ws of `kernel` (a kernel of
 /// `threads` threads) and on the fragments used in one partition only; a
 /// located error for a region past the threads or a fragment used by

@@ -366,21 +366,22 @@ LogicalResult simt::checkThreadGuards(KernelLowering &kernel,
       continue;
     std::string who = describe(op) + " runs on threads " + rangeText(*span) +
                       " of " + std::to_string(kernel.getThreads()) + " only";
-    // In a T.ws region, gemms, fragments and operand copies are laid out
-    // over the region's threads (InferPartitions.cpp): allowed where the
-    // threads that run the op are exactly those. Reductions and scans keep
-    // block-wide scratch and barriers.
+    // In a T.ws region, gemms, fragments, operand copies and reductions are
+    // laid out over the region's threads (InferPartitions.cpp): allowed
+    // where the threads that run the op are exactly those. A reduction that
+    // combines across warps is rejected by its lowering (its scratch and
+    // barriers span the block); scans keep block-wide scratch and barriers.
     tile::PartitionAttr partition = partitionOf(op);
     bool inPartition = partition && partition.getBegin() == span->begin &&
                        partition.getThreads() == span->count &&
-                       !isa<tile::ReduceOp, tile::ScanOp>(op) &&
+                       !isa<tile::ScanOp>(op) &&
                        fragmentsIn(kernel, op, partition);
-    if (partition && isa<tile::ReduceOp, tile::ScanOp>(op))
+    if (partition && isa<tile::ScanOp>(op))
       return op->emitError()
              << "this " << describe(op) << " runs in a T.ws region (threads "
              << rangeText(*span)
-             << "); reductions and scans in T.ws regions are not supported "
-                "yet (their scratch and barriers span the block)";
+             << "); scans in T.ws regions are not supported yet (their "
+                "scratch and barriers span the block)";
     if (!inPartition &&
         (isa<tile::ReduceOp, tile::GemmOp>(op) || touchesFragment(kernel, op)))
       return op->emitError()
