@@ -15,7 +15,8 @@
 // and LowerParallel.cpp's vector path already handle that shape):
 //
 //   memref.load / memref.store / memref.atomic_rmw / tile.atomic_add on a
-//   kernel's global tensor argument, for each dimension whose index is not
+//   kernel's global tensor argument (or a T.make_tensor tensor, against its
+//   static shape), for each dimension whose index is not
 //   a compile-time constant: `0 <= index` and `index < extent` are proved
 //   where they can be, and the ones left become the access's condition
 //   (`scf.if`; a load or an atomic that returns a value yields 0 where the
@@ -604,12 +605,16 @@ private:
 };
 
 /// The tensor a global access reads or writes, if it is one of the
-/// kernel's tensor arguments (its own shape; a view's region is not).
-BlockArgument globalTensor(Value memref) {
-  auto arg = dyn_cast<BlockArgument>(memref);
+/// kernel's tensor arguments (its own shape; a view's region is not) or a
+/// T.make_tensor's tensor (its static shape, as TileLang checks it).
+Value globalTensor(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
-  if (!arg || !type || type.getMemorySpace() ||
-      !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
+  if (!type || type.getMemorySpace())
+    return {};
+  if (memref.getDefiningOp<tile::MakeTensorOp>())
+    return memref;
+  auto arg = dyn_cast<BlockArgument>(memref);
+  if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
     return {};
   return arg;
 }
@@ -633,9 +638,11 @@ Value dynamicExtent(OpBuilder &b, Location loc, BlockArgument arg, unsigned d) {
 /// The condition under which `access` (indices `indices` into `memref`)
 /// stays inside its tensor, or null where it provably does.
 Value guardCondition(Operation *access, Value memref, ValueRange indices) {
-  BlockArgument arg = globalTensor(memref);
-  if (!arg)
+  Value tensor = globalTensor(memref);
+  if (!tensor)
     return {};
+  // Only a kernel argument has dynamic extents (a made tensor is static).
+  auto arg = dyn_cast<BlockArgument>(tensor);
   auto type = cast<MemRefType>(memref.getType());
   Bounds bounds(access);
   OpBuilder b(access);
