@@ -76,11 +76,34 @@ def scalar_arg(value, dtype):
     return ctype(float(value) if dtype in ("float32", "float64") else int(value))
 
 
+def pointer_table(value, param):
+    """The device table a `T.Tensor([n], T.ptr)` parameter (metadata dtype
+    "ptr") takes: an int64 (or uint64) CUDA tensor of n data_ptr()s, as
+    TileLang's callers pass it, or a list of n CUDA tensors, whose
+    addresses are gathered into such a tensor here."""
+    shape = param.get("shape") or [None]
+    n = int(shape[0]) if str(shape[0]).isdigit() else None  # a T.dynamic size: unchecked
+    if isinstance(value, (list, tuple)):
+        if not all(isinstance(t, torch.Tensor) and t.is_cuda for t in value):
+            raise TypeError(f"`{param['name']}`: a list of CUDA tensors expected")
+        value = torch.tensor([t.data_ptr() for t in value], dtype=torch.int64, device="cuda")
+    if not isinstance(value, torch.Tensor) or not value.is_cuda or \
+            value.dtype not in (torch.int64, torch.uint64) or value.dim() != 1 or \
+            not value.is_contiguous():
+        raise TypeError(f"`{param['name']}` is a T.ptr table: pass a contiguous 1-d int64 "
+                        "CUDA tensor of data_ptr()s (or a list of CUDA tensors)")
+    if n is not None and value.numel() != n:
+        raise TypeError(f"`{param['name']}` holds {n} pointers, got {value.numel()}")
+    return value
+
+
 def kernel_arg_values(kernel, args, params=None):
     """The argument pointers cuLaunchKernel takes for `kernel` called with
     `args` (in the function's parameter order), and the objects they point
     into, which must outlive the launch. `params` (the function's metadata
-    parameters) gives scalars their dtype; without it they are int32."""
+    parameters) gives scalars their dtype; without it they are int32. A
+    T.ptr table parameter takes an int64 CUDA tensor of data_ptr()s or a
+    list of CUDA tensors (pointer_table)."""
     keep, ptrs = [], []
     for arg in kernel["args"]:
         if arg.get("kind") == "tensor_map":
@@ -89,6 +112,9 @@ def kernel_arg_values(kernel, args, params=None):
             ptrs.append(tmap.address)
             continue
         value = args[arg["param"]]
+        if params and params[arg["param"]].get("dtype") == "ptr":
+            value = pointer_table(value, params[arg["param"]])
+            keep.append(value)
         if isinstance(value, torch.Tensor):
             v = ctypes.c_void_p(value.data_ptr())
         else:

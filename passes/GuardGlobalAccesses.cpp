@@ -15,7 +15,8 @@
 // and LowerParallel.cpp's vector path already handle that shape):
 //
 //   memref.load / memref.store / memref.atomic_rmw / tile.atomic_add on a
-//   kernel's global tensor argument, for each dimension whose index is not
+//   kernel's global tensor argument (or a T.make_tensor tensor, against its
+//   static shape), for each dimension whose index is not
 //   a compile-time constant: `0 <= index` and `index < extent` are proved
 //   where they can be, and the ones left become the access's condition
 //   (`scf.if`; a load or an atomic that returns a value yields 0 where the
@@ -604,9 +605,10 @@ private:
 };
 
 /// The tensor a global access reads or writes, if it is one of the
-/// kernel's tensor arguments (its own shape; a view's region is not), or a
+/// kernel's tensor arguments (its own shape; a view's region is not), a
 /// `T.Tensor(shape, dtype, X.data)` view of one (a `tile.view` cast: its
-/// shape is the view's).
+/// shape is the view's), or a T.make_tensor's tensor (its static shape, as
+/// TileLang checks it).
 Value globalTensor(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
   if (!type || type.getMemorySpace())
@@ -615,6 +617,8 @@ Value globalTensor(Value memref) {
     return view->hasAttr("tile.view") && globalTensor(view.getSource())
                ? memref
                : Value();
+  if (memref.getDefiningOp<tile::MakeTensorOp>())
+    return memref;
   auto arg = dyn_cast<BlockArgument>(memref);
   if (!arg || !isa<func::FuncOp>(arg.getOwner()->getParentOp()))
     return {};
@@ -647,8 +651,8 @@ Value dynamicExtent(OpBuilder &b, Location loc, Value tensor, unsigned d) {
 /// The condition under which `access` (indices `indices` into `memref`)
 /// stays inside its tensor, or null where it provably does.
 Value guardCondition(Operation *access, Value memref, ValueRange indices) {
-  Value arg = globalTensor(memref);
-  if (!arg)
+  Value tensor = globalTensor(memref);
+  if (!tensor)
     return {};
   auto type = cast<MemRefType>(memref.getType());
   Bounds bounds(access);
@@ -662,7 +666,7 @@ Value guardCondition(Operation *access, Value memref, ValueRange indices) {
     if (constantInt(idx))
       continue;
     bool dyn = type.isDynamicDim(d);
-    Value extent = dyn ? dynamicExtent(b, loc, arg, d) : Value();
+    Value extent = dyn ? dynamicExtent(b, loc, tensor, d) : Value();
     bool lower = bounds.nonNegative(idx);
     bool upper = bounds.below(idx, dyn ? 0 : type.getDimSize(d), extent);
     if (!lower) {

@@ -364,8 +364,11 @@ private:
       if (isa<MemRefType>(func.getArgument(i).getType())) {
         // The launch header checks 16-byte alignment; LLVM's load/store
         // vectorizer needs both facts to form 16-byte accesses.
+        // A T.ptr table is checked (and read) at 8 bytes only.
+        bool table = func.getArgAttr(i, "tile.dtype") != nullptr;
         kernelFunc.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
-        kernelFunc.setArgAttr(i, "llvm.align", b.getI64IntegerAttr(16));
+        kernelFunc.setArgAttr(i, "llvm.align",
+                              b.getI64IntegerAttr(table ? 8 : 16));
       }
     }
     // The launch block: the kernel's threads, plus a producer warpgroup

@@ -316,6 +316,20 @@ LogicalResult AllocOp::verify() {
   return success();
 }
 
+LogicalResult MakeTensorOp::verify() {
+  MemRefType type = getType();
+  // A global tensor: the lowering builds its descriptor from the address
+  // and the static row-major strides alone.
+  if (type.getMemorySpace())
+    return emitOpError() << "expects a global memref (no memory space), got "
+                         << type;
+  if (!type.getLayout().isIdentity())
+    return emitOpError() << "expects an identity memref layout, got " << type;
+  if (type.getRank() == 0)
+    return emitOpError() << "expects a tensor of rank 1 or more";
+  return success();
+}
+
 void AllocBarrierOp::build(OpBuilder &builder, OperationState &state,
                            ArrayRef<int64_t> arriveCounts) {
   MemRefType type = getBufferType({static_cast<int64_t>(arriveCounts.size())},

@@ -76,6 +76,13 @@ FailureOr<int64_t> Elaborator::requireInt(const Arg &arg, StringRef what) {
 FailureOr<DType> Elaborator::requireDType(const Arg &arg) {
   if (std::optional<DType> dt = toDType(arg.value))
     return *dt;
+  if (std::optional<DType> ptr = pointerTableDType(arg.value);
+      ptr && ptr->isPointer()) {
+    error(arg.range, "`T.ptr` is the element type of a pointer-table kernel "
+                     "parameter (`T.Tensor([n], T.ptr)`) only; here a data "
+                     "dtype is expected");
+    return failure();
+  }
   if (arg.value.is(Value::Str) && isSubByteDType(arg.value.getStr()))
     error(arg.range, "dtype \"" + arg.value.getStr() +
                          "\" is not supported yet by tilec: it needs packed "

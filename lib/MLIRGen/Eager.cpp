@@ -302,6 +302,8 @@ insertTensorArg(Elaborator &e, unsigned index, StringRef name,
                             {}, e.loc(at));
   func.setArgAttr(index, "tile.name", e.builder.getStringAttr(name));
   func.setArgAttr(index, "tile.shape", shapeAttr(e.builder, t.shape));
+  if (t.dtype.isPointer())
+    func.setArgAttr(index, "tile.dtype", e.builder.getStringAttr("ptr"));
   e.addTensorSizeChecks(func, t.shape);
   auto buf = std::make_shared<BufferObject>();
   buf->name = name.str();

@@ -975,6 +975,12 @@ LogicalResult Elaborator::assignTo(const ast::Expr &target, const Value &value,
     }
     if (failed(checkElementInBounds(s)))
       return failure();
+    if (buf.dtype.isPointer()) {
+      error(target.getRange(), "`" + buf.name +
+                                   "` is a table of device addresses "
+                                   "(`T.ptr`); a kernel can only read it");
+      return failure();
+    }
     FailureOr<Value> scalar = toScalar(value, valueRange);
     if (failed(scalar))
       return failure();
@@ -1572,6 +1578,9 @@ LogicalResult Elaborator::tracePrimFunc(sema::FunctionObject &fn,
         dims.push_back(builder.getStringAttr(
             d.is(Value::Symbol) ? d.getSymbol().name : d.repr()));
       func.setArgAttr(k, "tile.shape", builder.getArrayAttr(dims));
+      // Its i64 elements are addresses: the header and metadata say so.
+      if (infos[k].ann.getTensorType().dtype.isPointer())
+        func.setArgAttr(k, "tile.dtype", builder.getStringAttr("ptr"));
     }
     Value v;
     if (infos[k].ann.is(Value::TensorType)) {

@@ -417,6 +417,11 @@ public:
                                        const Value &r, llvm::SMRange range);
   mlir::FailureOr<Value> castTo(const Value &v, DType to, llvm::SMRange range);
   std::optional<DType> toDType(const Value &v);
+  /// toDType that also takes `T.ptr` (for T.Tensor's element type).
+  std::optional<DType> pointerTableDType(const Value &v);
+  /// Fails with a diagnostic if `v` is an address loaded from a T.ptr
+  /// table, which only T.make_tensor may use.
+  mlir::LogicalResult refusePointer(const Value &v, llvm::SMRange range);
   mlir::Type irType(DType t);
 
   //===--------------------------------------------------------------------===//
@@ -564,6 +569,8 @@ public:
   mlir::FailureOr<Value> callQuantize(llvm::StringRef name, CallArgs &args);
   /// T.rng_init / T.rng_rand (Random.cpp).
   mlir::FailureOr<Value> callRandom(llvm::StringRef name, CallArgs &args);
+  /// T.make_tensor over an element of a T.ptr table (PointerTensors.cpp).
+  mlir::FailureOr<Value> callMakeTensor(CallArgs &args);
   /// T.reshape (Reshape.cpp).
   mlir::FailureOr<Value> callReshape(CallArgs &args);
   mlir::LogicalResult remapReshape(const BufferObject &view,

@@ -44,7 +44,10 @@ Type Elaborator::irType(DType t) {
   case DType::Int32:
   case DType::UInt32: return IntegerType::get(ctx, 32);
   case DType::Int64:
-  case DType::UInt64: return IntegerType::get(ctx, 64);
+  case DType::UInt64:
+  // A device address travels as its 64 bits; only tile.make_tensor reads it
+  // as an address (refusePointer keeps it out of arithmetic).
+  case DType::Ptr: return IntegerType::get(ctx, 64);
   case DType::Float8E4M3: return Float8E4M3FNType::get(ctx);
   case DType::Float8E5M2: return Float8E5M2Type::get(ctx);
   case DType::Float16: return Float16Type::get(ctx);
@@ -56,11 +59,28 @@ Type Elaborator::irType(DType t) {
 }
 
 std::optional<DType> Elaborator::toDType(const Value &v) {
+  // `T.ptr` is the element type of a pointer-table parameter only
+  // (pointerTableDType); everywhere else a dtype names data.
+  std::optional<DType> dt = pointerTableDType(v);
+  if (dt && dt->isPointer())
+    return std::nullopt;
+  return dt;
+}
+
+std::optional<DType> Elaborator::pointerTableDType(const Value &v) {
   if (v.is(Value::DTypeV))
     return v.getDType();
   if (v.is(Value::Str))
     return DType::parse(v.getStr());
   return std::nullopt;
+}
+
+LogicalResult Elaborator::refusePointer(const Value &v, SMRange range) {
+  if (!v.is(Value::Runtime) || !v.getRuntime().dtype.isPointer())
+    return success();
+  error(range, "this value is a device address read from a `T.ptr` table; "
+               "its only use is as the first argument of `T.make_tensor`");
+  return failure();
 }
 
 /// The dtype of an IR type (index counts as int32: the lowering narrows).
@@ -226,7 +246,7 @@ FailureOr<mlir::Value> Elaborator::toIR(const Value &v, Type type,
           .getResult();
   }
   FailureOr<Value> s = materialize(v, range);
-  if (failed(s))
+  if (failed(s) || failed(refusePointer(*s, range)))
     return failure();
   if (!s->is(Value::Runtime))
     return toIR(*s, type, range);
@@ -284,7 +304,7 @@ FailureOr<Value> Elaborator::castTo(const Value &v, DType to, SMRange range) {
     return wrapRuntime(*c, to, false);
   }
   FailureOr<Value> s = materialize(v, range);
-  if (failed(s))
+  if (failed(s) || failed(refusePointer(*s, range)))
     return failure();
   if (!s->is(Value::Runtime))
     return castTo(*s, to, range);
@@ -393,7 +413,8 @@ FailureOr<Value> Elaborator::runtimeBinary(BinaryOpLike op, const Value &lIn,
                                            const Value &rIn, SMRange range) {
   FailureOr<Value> lm = materialize(lIn, range);
   FailureOr<Value> rm = materialize(rIn, range);
-  if (failed(lm) || failed(rm))
+  if (failed(lm) || failed(rm) || failed(refusePointer(*lm, range)) ||
+      failed(refusePointer(*rm, range)))
     return failure();
   const Value &l = *lm, &r = *rm;
   Location lc = loc(range.Start);
@@ -986,7 +1007,7 @@ FailureOr<Value> Elaborator::evalUnary(const ast::UnaryOpExpr &e,
     return *r.value;
   }
   FailureOr<Value> s = materialize(*v, e.getRange());
-  if (failed(s))
+  if (failed(s) || failed(refusePointer(*s, e.getRange())))
     return failure();
   switch (op) {
   case sema::UnaryOp::Pos:
@@ -1292,6 +1313,9 @@ FailureOr<Value> Elaborator::evalAttribute(const ast::AttributeExpr &e,
       return failure();
     }
     if (base->getBuiltin() == "T") {
+      // TileLang's T.ptr / T.handle: a device address (TVM's `handle`).
+      if (attr == "ptr" || attr == "handle")
+        return Value::dtype(DType::Ptr);
       if (std::optional<DType> dt = DType::parse(attr))
         return Value::dtype(*dt);
       if (attr == "float8_e4m3fn" || attr == "float8_e4m3")

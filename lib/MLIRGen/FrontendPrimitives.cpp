@@ -36,7 +36,9 @@ static const StringRef kFrontendPrimitives[] = {
     // cuRAND's Philox stream per thread (Random.cpp)
     "rng_init", "rng_rand",
     // a view of a buffer with another shape (Reshape.cpp)
-    "reshape"};
+    "reshape",
+    // a global tensor at an address from a T.ptr table (PointerTensors.cpp)
+    "make_tensor"};
 
 llvm::ArrayRef<StringRef> frontendPrimitiveNames() {
   return kFrontendPrimitives;
@@ -51,6 +53,12 @@ Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
     return bindArgs(args, names, required);
   };
 
+  if (name == "T.make_tensor") {
+    FailureOr<Value> r = callMakeTensor(args);
+    if (failed(r))
+      return failure();
+    return R(*r);
+  }
   if (name == "T.reshape") {
     FailureOr<Value> r = callReshape(args);
     if (failed(r))

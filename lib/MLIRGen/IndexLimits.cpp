@@ -199,6 +199,14 @@ void Elaborator::decideIndexWidths() {
       auto name = func.getArgAttrOfType<StringAttr>(k, "tile.name");
       names.push_back(name ? name.str() : "arg" + std::to_string(k));
     }
+    // A T.make_tensor tensor is indexed like an argument (PointerTensors.cpp).
+    func.walk([&](tile::MakeTensorOp op) {
+      TensorDims dims;
+      for (int64_t d : op.getType().getShape())
+        dims.push_back(d);
+      tensors.push_back(std::move(dims));
+      names.push_back("a T.make_tensor tensor");
+    });
     IndexWidthDecision d = decideIndexWidth(tensors, names, options.indexBits);
     // A 64-bit symbol or loop bound (WideIndex.cpp; never under
     // -findex-bits=32, which reported them).

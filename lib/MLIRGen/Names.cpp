@@ -45,7 +45,9 @@ static const StringRef kLanguage[] = {
     // dtypes
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
     "uint64", "float8_e4m3", "float8_e4m3fn", "float8_e5m2", "float16",
-    "bfloat16", "float32", "float64", "half", "float", "double"};
+    "bfloat16", "float32", "float64", "half", "float", "double",
+    // a device address, the element type of a pointer-table parameter
+    "ptr", "handle"};
 
 /// TileLang primitives tilec knows but does not implement yet: accepted as
 /// names, and a "not supported yet" error where they are called.

@@ -68,8 +68,17 @@ LogicalResult Elaborator::requireKernel(const CallArgs &args) {
 
 FailureOr<std::shared_ptr<BufferObject>>
 Elaborator::toBuffer(const Arg &arg, const Twine &role) {
-  if (arg.value.is(Value::Buffer))
+  if (arg.value.is(Value::Buffer)) {
+    // A T.ptr table holds addresses, not data (PointerTensors.cpp).
+    if (arg.value.getBuffer().dtype.isPointer()) {
+      error(arg.range, role + ": `" + arg.value.getBuffer().name +
+                           "` is a table of device addresses (`T.ptr`); "
+                           "index one element and pass it to "
+                           "`T.make_tensor`");
+      return failure();
+    }
     return arg.value.getBufferPtr();
+  }
   if (arg.value.is(Value::Subscript)) {
     sema::SubscriptObject &s = arg.value.getSubscript();
     error(arg.range, role + " must be a whole buffer here, not a region of `" +
@@ -510,7 +519,10 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     }
     DType dt = DType::Float32;
     if ((*b)[1]) {
-      FailureOr<DType> d = requireDType(*(*b)[1]);
+      // `T.ptr` elements: a table of device addresses (PointerTensors.cpp).
+      std::optional<DType> ptr = pointerTableDType((*b)[1]->value);
+      FailureOr<DType> d = ptr && ptr->isPointer() ? FailureOr<DType>(*ptr)
+                                                   : requireDType(*(*b)[1]);
       if (failed(d))
         return failure();
       dt = *d;

@@ -148,6 +148,14 @@ LogicalResult Elaborator::remapReshape(const BufferObject &view,
 
 LogicalResult Elaborator::refuseReshapeView(const BufferObject &buf,
                                             SMRange range, const Twine &what) {
+  // A T.ptr table holds addresses, not data a tile operation could move
+  // or compute on (PointerTensors.cpp).
+  if (buf.dtype.isPointer()) {
+    error(range, what + ": `" + buf.name +
+                     "` is a table of device addresses (`T.ptr`); index one "
+                     "element and pass it to `T.make_tensor`");
+    return failure();
+  }
   if (buf.storageShape.empty())
     return success();
   error(range, what + ": `" + buf.name +

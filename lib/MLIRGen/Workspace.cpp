@@ -40,6 +40,12 @@ FailureOr<Value> Elaborator::allocGlobalWorkspace(CallArgs &args) {
   if (failed(type))
     return failure();
   const sema::TensorTypeObject &t = type->getTensorType();
+  if (t.dtype.isPointer()) {
+    error(args.range, "`" + args.callee + "` of `T.ptr` elements: a "
+                      "workspace holds data; pointer tables are kernel "
+                      "parameters (`T.Tensor([n], T.ptr)`)");
+    return failure();
+  }
   SmallVector<int64_t> shape;
   SmallVector<Attribute> dims;
   for (const Value &d : t.shape) {

@@ -19,6 +19,7 @@ std::optional<DType> DType::parse(StringRef name) {
       .Case("uint16", DType(UInt16))
       .Case("uint32", DType(UInt32))
       .Case("uint64", DType(UInt64))
+      .Cases({"ptr", "handle"}, DType(Ptr))
       .Cases({"float8_e4m3", "float8_e4m3fn", "e4m3_float8"}, DType(Float8E4M3))
       .Cases({"float8_e5m2", "e5m2_float8"}, DType(Float8E5M2))
       .Cases({"float16", "half", "fp16"}, DType(Float16))
@@ -41,6 +42,7 @@ StringRef DType::name() const {
   case UInt16: return "uint16";
   case UInt32: return "uint32";
   case UInt64: return "uint64";
+  case Ptr: return "ptr";
   case Float8E4M3: return "float8_e4m3";
   case Float8E5M2: return "float8_e5m2";
   case Float16: return "float16";
@@ -62,6 +64,7 @@ StringRef DType::cType() const {
   case UInt16: return "uint16_t";
   case UInt32: return "uint32_t";
   case UInt64: return "uint64_t";
+  case Ptr: return "void *";
   // 8/16-bit floats travel as their bit patterns.
   case Float8E4M3:
   case Float8E5M2: return "uint8_t";
@@ -89,6 +92,7 @@ unsigned DType::bits() const {
   case Float32: return 32;
   case Int64:
   case UInt64:
+  case Ptr:
   case Float64: return 64;
   }
   return 0;

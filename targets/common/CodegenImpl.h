@@ -74,6 +74,12 @@ mlir::LogicalResult checkAMDGPUOps(mlir::ModuleOp module,
 /// kernels of `gpuModule` after the GPU-to-NVVM conversion.
 void markNVVMKernels(mlir::gpu::GPUModuleOp gpuModule);
 
+/// Replaces every tile.make_tensor in `gpuModule` by the memref descriptor
+/// of its address (inttoptr, static sizes and strides of `indexBitwidth`
+/// bits) behind an unrealized cast, which the memref conversions fold
+/// (MakeTensorToLLVM.cpp).
+void lowerMakeTensors(mlir::gpu::GPUModuleOp gpuModule, unsigned indexBitwidth);
+
 /// convert-nvgpu-to-nvvm at the lowering's index width (NVGPUToNVVM.cpp):
 /// upstream's pass lowers `index` to i64 whatever the rest of the lowering
 /// does.

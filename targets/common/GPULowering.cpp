@@ -438,6 +438,8 @@ tilec::detail::translateToLLVMIR(ModuleOp module, const TargetInfo &target,
       continue;
     CodegenOptions widthOptions = options;
     widthOptions.indexBitwidth = w ? 64 : 32;
+    for (auto gpuModule : work[w]->getBody()->getOps<gpu::GPUModuleOp>())
+      lowerMakeTensors(gpuModule, widthOptions.indexBitwidth);
     PassManager pm(&ctx, ModuleOp::getOperationName());
     buildLoweringPipeline(pm, target, widthOptions);
     // Verifying the module after each of the nine conversions was 5% of

@@ -39,6 +39,10 @@ static bool wideSymbol(const Param &param) { return param.dtype == "int64"; }
 std::string hostType(const Param &param, const Api &api) {
   switch (param.kind) {
   case Param::Kind::Tensor:
+    // A T.ptr table is itself in device memory: CUDA's CUdeviceptr of it,
+    // or for HIP the device pointer to the (device) pointers.
+    if (param.dtype == "ptr" && !api.integerPointers)
+      return "void *const *";
     return std::string(api.devicePtr);
   case Param::Kind::Symbol:
     return "std::int64_t";
@@ -228,6 +232,9 @@ void writeFunctionDoc(Writer &w, const Function &function,
     switch (param.kind) {
     case Param::Kind::Tensor:
       what = param.output ? "output (T.empty), not null" : "not null";
+      if (param.dtype == "ptr")
+        what = "device array of " + param.shape.front() +
+               " device pointers (T.ptr), not null";
       if (param.alignment > 1)
         what += ", " + std::to_string(param.alignment) + "-byte aligned";
       break;

@@ -31,6 +31,9 @@ const DTypeInfo dtypeTable[] = {
     {"uint16", 2, "std::uint16_t", "std::uint16_t", "", "UINT16"},
     {"uint32", 4, "std::uint32_t", "std::uint32_t", "", "UINT32"},
     {"uint64", 8, "std::uint64_t", "std::uint64_t", "", "UINT64"},
+    // A device address: the element type of a pointer-table tensor
+    // (`T.Tensor([n], T.ptr)`), never a scalar parameter.
+    {"ptr", 8, "void *", "void *", "", "UINT64"},
     // 8-bit floats have no host type: the caller passes the bits.
     {"float8_e4m3", 1, "std::uint8_t", "std::uint8_t", "", "UINT8"},
     {"float8_e5m2", 1, "std::uint8_t", "std::uint8_t", "", "UINT8"},
@@ -43,7 +46,7 @@ const DTypeInfo dtypeTable[] = {
 };
 
 const std::pair<std::string_view, std::string_view> dtypeAliases[] = {
-    {"boolean", "bool"},       {"int", "int32"},
+    {"boolean", "bool"},       {"int", "int32"},  {"handle", "ptr"},
     {"half", "float16"},       {"fp16", "float16"},
     {"bf16", "bfloat16"},      {"float", "float32"},
     {"fp32", "float32"},       {"double", "float64"},

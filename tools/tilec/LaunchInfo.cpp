@@ -84,6 +84,13 @@ LogicalResult collectLaunchInfo(ModuleOp module,
       if (auto mt = dyn_cast<MemRefType>(t)) {
         p.kind = header::Param::Kind::Tensor;
         p.dtype = dtypeName(mt.getElementType());
+        // A T.ptr table: 64-bit device addresses, read one at a time (8-byte
+        // aligned suffices; an int64 tensor slice may be no more).
+        if (auto dt = func.getArgAttrOfType<StringAttr>(k, "tile.dtype");
+            dt && dt.getValue() == "ptr") {
+          p.dtype = "ptr";
+          p.alignment = 8;
+        }
         p.output = bool(func.getArgAttr(k, "tile.output"));
         if (auto shape = func.getArgAttrOfType<ArrayAttr>(k, "tile.shape")) {
           for (Attribute d : shape)

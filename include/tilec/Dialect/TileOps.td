@@ -149,6 +149,29 @@ def Tile_AllocOp : Tile_Op<"alloc", [
   ];
 }
 
+def Tile_MakeTensorOp : Tile_Op<"make_tensor", [Pure, Tile_InKernel]> {
+  let summary = "a global tensor at a device address known at run time";
+  let description = [{
+    `T.make_tensor(ptr, shape, dtype)`: the row-major global tensor of
+    static `shape` whose first element is at `address`, a 64-bit device
+    address read on the device (an element of a `T.ptr` table parameter).
+    The result is a global memref like a tensor argument's, except that no
+    launch header knows its address: passes that need one (TMA tensor
+    maps, the header's argument checks) see an op result, not a kernel
+    argument, and leave it alone. Lowered to the LLVM dialect as an
+    `inttoptr` of the address in a memref descriptor.
+
+    ```mlir
+    %a = memref.load %A_ptrs[%g] : memref<3xi64>
+    %A = tile.make_tensor %a : memref<256x4096xf16>
+    ```
+  }];
+  let arguments = (ins I64:$address);
+  let results = (outs AnyStaticShapeMemRef:$result);
+  let assemblyFormat = "$address attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_AllocBarrierOp : Tile_Op<"alloc_barrier", [Tile_InKernel]> {
   let summary = "allocate mbarriers in shared memory (T.alloc_barrier)";
   let description = [{

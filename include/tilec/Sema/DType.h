@@ -26,6 +26,10 @@ public:
     UInt16,
     UInt32,
     UInt64,
+    // A 64-bit device address: the element type of a `T.Tensor([n], T.ptr)`
+    // kernel parameter (TileLang's `handle`). Neither an integer nor a
+    // float: its only use is `T.make_tensor`.
+    Ptr,
     Float8E4M3,
     Float8E5M2,
     Float16,
@@ -51,6 +55,7 @@ public:
   bool isInteger() const { return kind <= UInt64; }
   bool isSigned() const { return kind >= Int8 && kind <= Int64; }
   bool isBool() const { return kind == Bool; }
+  bool isPointer() const { return kind == Ptr; }
 
   friend bool operator==(DType a, DType b) { return a.kind == b.kind; }
   friend bool operator!=(DType a, DType b) { return a.kind != b.kind; }
