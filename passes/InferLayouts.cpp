@@ -413,8 +413,6 @@ private:
       if (frags[frag].layout)
         continue;
       auto type = cast<MemRefType>(frag.getType());
-      if (failed(checkPowerOfTwo(frag, copy)))
-        return failure();
       int64_t vec = 1;
       // Contiguous along the fragment's last dimension only if the box's
       // last extent in the other buffer is that dimension.
@@ -446,17 +444,6 @@ private:
       return makeRowsInRegisters(shape, it->second, /*vec=*/1, owners, warpSize,
                                  error);
     return makeBlocked(shape, vec, owners, warpSize, error);
-  }
-
-  LogicalResult checkPowerOfTwo(Value frag, Operation *where) {
-    auto type = cast<MemRefType>(frag.getType());
-    for (int64_t extent : type.getShape())
-      if (!isPowerOfTwo(extent))
-        return where->emitError()
-               << "fragment `" << name(frag) << "` has shape "
-               << formatCoord(type.getShape())
-               << "; the SIMT lowering needs power-of-two extents";
-    return success();
   }
 
   /// The loop dimension of each index of `access`, if every index is a
@@ -932,13 +919,10 @@ private:
       LoopState &loop = loops[it->second];
       if (loop.layout || loop.vec || loop.accesses.empty())
         continue;
+      // An extent that is not a power of two is padded, the padding in
+      // whole registers (blockedLayout), so every thread runs the same
+      // iterations and none runs one past the extent.
       ArrayRef<int64_t> extents = loop.op.getExtents();
-      for (int64_t extent : extents)
-        if (!isPowerOfTwo(extent))
-          return loop.op.emitError()
-                 << "T.Parallel loop over " << formatCoord(extents)
-                 << " touches fragment `" << name(loop.accesses[0].buffer)
-                 << "`; loops over fragments need power-of-two extents";
       int64_t loopThreads = threadsOf(loop.op, threads);
       int64_t vec = chooseVec(widestElement(loop), extents, loopThreads);
       std::string error;
@@ -976,8 +960,6 @@ private:
       if (frag.layout)
         continue;
       auto type = cast<MemRefType>(buffer.getType());
-      if (failed(checkPowerOfTwo(buffer, frag.alloc)))
-        return failure();
       int64_t vec =
           chooseVec(elementBytes(type), type.getShape(), threadsFor(buffer));
       std::string error;

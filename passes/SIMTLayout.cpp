@@ -257,17 +257,21 @@ std::optional<LinearLayout> simt::makeReplicated(ArrayRef<int64_t> shape,
                                                 int64_t warpSize,
                                                 std::string &error) {
   for (int64_t extent : shape)
-    if (!isPowerOfTwo(extent)) {
-      error = "the SIMT lowering needs power-of-two extents";
+    if (extent < 1) {
+      error = "fragment layouts need positive extents, got " +
+              std::to_string(extent);
       return std::nullopt;
     }
+  // An extent that is not a power of two is padded to one: the registers
+  // past it hold nothing on any thread and Layout::get drops them.
+  SmallVector<int64_t> padded = paddedShape(shape);
   // Every thread holds everything, so phantom threads past a count that
   // is not a power of two hold copies only.
   threads = int64_t(llvm::PowerOf2Ceil(uint64_t(std::max<int64_t>(threads, 1))));
   // Register bit i is flat bit i: the last dimension's bits first.
   LinearLayout::InDim reg{kRegister.str(), {}};
   for (size_t d = shape.size(); d-- > 0;)
-    for (int64_t bit = 1; bit < shape[d]; bit <<= 1) {
+    for (int64_t bit = 1; bit < padded[d]; bit <<= 1) {
       LinearLayout::Basis basis(shape.size(), 0);
       basis[d] = int32_t(bit);
       reg.bases.push_back(basis);
@@ -280,7 +284,7 @@ std::optional<LinearLayout> simt::makeReplicated(ArrayRef<int64_t> shape,
     return in;
   };
   SmallVector<LinearLayout::NamedSize> outs;
-  for (auto [d, extent] : llvm::enumerate(shape))
+  for (auto [d, extent] : llvm::enumerate(padded))
     outs.push_back({tensorDimName(d), int32_t(extent)});
   llvm::Expected<LinearLayout> result = LinearLayout::create(
       {std::move(reg), zeros(kLane, lanes), zeros(kWarp, threads / lanes)},

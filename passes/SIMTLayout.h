@@ -140,7 +140,9 @@ std::optional<LinearLayout> makeBlocked(llvm::ArrayRef<int64_t> shape,
 
 /// The fully replicated layout of a tile of `shape` (TileLang's
 /// Fragment::FullyReplicated): every one of `threads` threads holds every
-/// element, flat element e (row-major) in register e.
+/// element, flat element e (row-major over the padded shape) in register
+/// e; past an extent that is not a power of two the registers are padding,
+/// which Layout::get drops.
 std::optional<LinearLayout> makeReplicated(llvm::ArrayRef<int64_t> shape,
                                            int64_t threads, int64_t warpSize,
                                            std::string &error);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Layout/BlockedLayout.h"
+#include "tilec/Layout/PaddedLayout.h"
 #include "tilec/Layout/MmaLayouts.h"
 
 #include <catch2/catch.hpp>
@@ -404,6 +405,11 @@ TEST_CASE("blocked layout: vectors per thread, threads along the fast dim",
   }
   CHECK(errorOf(blockedLayout({64, 4}, 8, 128)).find("does not divide") !=
         std::string::npos);
-  CHECK(errorOf(blockedLayout({48, 64}, 8, 128)).find("power-of-two") !=
-        std::string::npos);
+  // Extents that are not powers of two: padded, with the padding in whole
+  // registers (the same registers kept on every thread).
+  LinearLayout rows = unwrap(blockedLayout({48, 64}, 8, 128));
+  CHECK(unwrap(registersWithin(rows, {48, 64})).size() == 24);
+  LinearLayout small = unwrap(blockedLayout({24}, 1, 128));
+  CHECK(unwrap(registersWithin(small, {24})) == std::vector<int32_t>{0, 1, 2});
+  CHECK(small.getNumFreeBits() == 4);
 }

@@ -21,10 +21,15 @@
 namespace tilec {
 
 /// (register, lane, warp) -> (dim0, ..., dimN-1) for a row-major tile of
-/// `shape` (last dimension fastest). Every extent, vec and numThreads are
-/// powers of two, vec divides the innermost extent; lanes = min(numThreads,
-/// warpSize). Threads past the tile's shape / vec vectors hold copies
-/// (broadcast bits).
+/// `shape` (last dimension fastest). vec and numThreads are powers of two,
+/// vec divides the innermost extent; lanes = min(numThreads, warpSize).
+/// Threads past the tile's shape / vec vectors hold copies (broadcast
+/// bits). An extent E that is not a power of two is padded to the next one
+/// (outputs of paddedShape(shape)) with the padding in whole registers:
+/// threads take only the coordinate bits below E's lowest set bit (a [24]
+/// tile over 128 threads: 8 threads of 3 registers, the others copies; a
+/// [48, 64] one: 3 iterations of the [16, 64] it would be), so
+/// registersWithin keeps the same registers on every thread.
 llvm::Expected<LinearLayout> blockedLayout(llvm::ArrayRef<int64_t> shape,
                                            int64_t vec, int64_t numThreads,
                                            int64_t warpSize = 32);
