@@ -127,6 +127,10 @@ struct Access {
 
 struct FragState {
   tile::AllocOp alloc;
+  /// For a T.reshape view (then `alloc` is null): the view op, whose
+  /// source fragment's layout it follows, bit for bit.
+  tile::ReshapeOp view;
+  Operation *def() { return alloc ? alloc.getOperation() : view.getOperation(); }
   std::optional<Layout> layout;
   /// The op whose constraint decided the layout, and how.
   Operation *origin = nullptr;
@@ -213,6 +217,11 @@ private:
             return WalkResult::interrupt();
         return WalkResult::advance();
       }
+      if (auto view = dyn_cast<tile::ReshapeOp>(op)) {
+        if (failed(addView(view)))
+          return WalkResult::interrupt();
+        return WalkResult::advance();
+      }
       if (auto annotate = dyn_cast<tile::AnnotateLayoutOp>(op)) {
         // A fragment's #tile.fragment (the verifier checks the pairing).
         auto layout = dyn_cast<tile::FragmentAttr>(annotate.getLayout());
@@ -233,7 +242,77 @@ private:
     });
     if (walk.wasInterrupted())
       return failure();
-    return replicateFloating();
+    if (failed(replicateFloating()))
+      return failure();
+    // A fragment and its views are one set of registers: accessed outside
+    // T.Parallel through one of them, all are held by every thread.
+    for (auto &[buffer, frag] : frags)
+      if (frag.floating)
+        for (Value member : family(buffer))
+          frags[member].floating = true;
+    return success();
+  }
+
+  /// A T.reshape view: a fragment of its own shape laid out as its source
+  /// with the coordinates remapped (reshapeDims), decided together with it
+  /// (decide / pin set both), so a gemm's accumulator layout decides the
+  /// view's and a reduction over the view finds each row's threads.
+  LogicalResult addView(tile::ReshapeOp view) {
+    FragState *source = state(view.getSource());
+    if (!source || !source->alloc)
+      return view.emitError("`T.reshape` views a fragment allocation only");
+    bool sourceDecided = source->layout.has_value();
+    frags[view.getResult()].view = view;
+    views[view.getSource()].push_back(view.getResult());
+    if (sourceDecided && failed(follow(view.getSource(), view.getResult())))
+      return failure();
+    if (tile::FragmentAttr attr = view.getLayoutAttr())
+      return pin(view.getResult(), attr, view);
+    return success();
+  }
+
+  /// The fragment `buffer` is or views, followed by its views.
+  SmallVector<Value> family(Value buffer) {
+    FragState *frag = state(buffer);
+    Value root = frag && frag->view ? frag->view.getSource() : buffer;
+    SmallVector<Value> members{root};
+    auto it = views.find(root);
+    if (it != views.end())
+      llvm::append_range(members, it->second);
+    return members;
+  }
+
+  /// Gives `to` (of the family of `from`, which has a layout) the layout
+  /// of `from` seen through the reshape between them.
+  LogicalResult follow(Value from, Value to) {
+    FragState &src = frags[from];
+    auto fromType = cast<MemRefType>(from.getType());
+    auto toType = cast<MemRefType>(to.getType());
+    std::string error;
+    std::optional<LinearLayout> linear = reshapeDims(
+        src.layout->linear(), fromType.getShape(), toType.getShape(), error);
+    std::optional<Layout> layout;
+    if (linear)
+      layout = Layout::get(*linear, toType.getShape(), error, threadsFor(to));
+    Operation *where = frags[to].def();
+    if (!layout)
+      return where->emitError()
+             << "cannot lay out `" << name(to) << "` as the view of `"
+             << name(from) << "` it is: " << error;
+    FragState &dst = frags[to];
+    dst.layout = std::move(layout);
+    dst.origin = src.origin;
+    dst.how = src.how + " (through the T.reshape view)";
+    return success();
+  }
+
+  /// After `buffer` got its layout: every other member of its family gets
+  /// it through the reshape.
+  LogicalResult followFamily(Value buffer) {
+    for (Value member : family(buffer))
+      if (member != buffer && failed(follow(buffer, member)))
+        return failure();
+    return success();
   }
 
   /// TileLang gives a fragment that serial code reads or writes element by
@@ -312,7 +391,7 @@ private:
     state.layout = std::move(layout);
     state.origin = where;
     state.how = "pinned";
-    return success();
+    return followFamily(buffer);
   }
 
   LogicalResult addLoop(tile::ParallelOp loop) {
@@ -382,7 +461,7 @@ private:
     LLVM_DEBUG(llvm::dbgs()
                << "fragment " << name(buffer) << " <- " << how << "\n"
                << linear << "\n");
-    return success();
+    return followFamily(buffer);
   }
 
   /// The weakest constraint: the first copy between a global or shared
@@ -957,7 +1036,8 @@ private:
       return true;
     }
     for (auto &[buffer, frag] : frags) {
-      if (frag.layout)
+      // A view is laid out with its fragment, never on its own.
+      if (frag.layout || frag.view)
         continue;
       auto type = cast<MemRefType>(buffer.getType());
       int64_t vec =
@@ -1250,9 +1330,13 @@ private:
 
   void record() {
     MLIRContext *ctx = kernel->getContext();
-    for (auto &[buffer, frag] : frags)
-      frag.alloc.setLayoutAttr(
-          tile::FragmentAttr::get(ctx, frag.layout->linear()));
+    for (auto &[buffer, frag] : frags) {
+      auto attr = tile::FragmentAttr::get(ctx, frag.layout->linear());
+      if (frag.view)
+        frag.view.setLayoutAttr(attr);
+      else
+        frag.alloc.setLayoutAttr(attr);
+    }
     for (LoopState &loop : loops) {
       if (loop.layout)
         loop.op.setLoopLayoutAttr(
@@ -1280,6 +1364,8 @@ private:
   static StringRef name(Value buffer) {
     if (auto alloc = buffer.getDefiningOp<tile::AllocOp>())
       return alloc.getName();
+    if (auto view = buffer.getDefiningOp<tile::ReshapeOp>())
+      return view.getName();
     return "?";
   }
 
@@ -1305,6 +1391,8 @@ private:
   bool partialSpread;
   Operation *conflictSource = nullptr;
   llvm::MapVector<Value, FragState> frags;
+  /// Each fragment's T.reshape views.
+  DenseMap<Value, SmallVector<Value>> views;
   std::vector<LoopState> loops;
   DenseMap<Operation *, size_t> loopIndex;
   /// Fragments some T.Parallel loop indexes at a run-time value

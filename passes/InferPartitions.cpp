@@ -50,6 +50,10 @@ tile::PartitionAttr rangeOf(tile::WsOp ws) {
 } // namespace
 
 tile::PartitionAttr simt::partitionOf(Operation *op) {
+  // A fragment's view holds the fragment's registers: its partition.
+  if (auto view = dyn_cast<tile::ReshapeOp>(op))
+    if (Operation *source = view.getSource().getDefiningOp())
+      op = source;
   for (Operation *p = op; p; p = p->getParentOp()) {
     if (isa<tile::KernelOp, gpu::GPUFuncOp>(p))
       return {};
@@ -97,7 +101,15 @@ LogicalResult simt::inferPartitions(Operation *kernel, int64_t threads) {
       return WalkResult::advance();
     std::optional<tile::PartitionAttr> common;
     Operation *first = nullptr;
+    // The users of its views use it too (the view op itself runs nowhere).
+    SmallVector<Operation *> users;
     for (Operation *user : alloc->getUsers()) {
+      if (auto view = dyn_cast<tile::ReshapeOp>(user))
+        llvm::append_range(users, view->getUsers());
+      else
+        users.push_back(user);
+    }
+    for (Operation *user : users) {
       tile::PartitionAttr p = partitionOf(user);
       if (!common) {
         common = p;

@@ -123,14 +123,14 @@ LogicalResult lowerAccess(KernelLowering &kernel, const Fragment &frag,
 LogicalResult simt::lowerFloatingAccesses(KernelLowering &kernel) {
   for (auto &[allocOp, frag] : kernel.fragments()) {
     SmallVector<Operation *> users;
-    for (Operation *user : allocOp.getResult().getUsers())
+    for (Operation *user : allocOp->getResult(0).getUsers())
       users.push_back(user);
     for (Operation *user : users) {
       if (auto load = dyn_cast<memref::LoadOp>(user)) {
         if (failed(lowerAccess(kernel, frag, user, load.getIndices())))
           return failure();
       } else if (auto store = dyn_cast<memref::StoreOp>(user)) {
-        if (store.getMemRef() == allocOp.getResult() &&
+        if (store.getMemRef() == allocOp->getResult(0) &&
             failed(lowerAccess(kernel, frag, user, store.getIndices())))
           return failure();
       }

@@ -119,6 +119,42 @@ LogicalResult KernelLowering::addFragment(tile::AllocOp alloc) {
   return success();
 }
 
+LogicalResult KernelLowering::addView(tile::ReshapeOp view) {
+  const Fragment *source = fragment(view.getSource());
+  if (!source)
+    return view.emitError() << "`" << view.getName()
+                            << "` views no fragment tile-lower-simt knows";
+  MemRefType type = cast<MemRefType>(view.getType());
+  std::string error;
+  std::optional<LinearLayout> linear =
+      layoutFromAttr(view.getLayoutAttr(), type.getShape(), error);
+  // The recorded layout must be the source's reshaped, so that the view
+  // can share its registers; anything else is a decision this lowering
+  // cannot follow.
+  std::optional<LinearLayout> expected;
+  if (linear)
+    expected = reshapeDims(source->layout.linear(),
+                           source->layout.shape(), type.getShape(), error);
+  if (expected && !(*expected == *linear))
+    error = "it is not the layout of `" + source->name +
+            "` seen through the reshape";
+  std::optional<Layout> layout;
+  if (error.empty())
+    layout = Layout::get(*linear, type.getShape(), error,
+                         threadsOf(view, threads));
+  if (layout && layout->numRegisters() != source->layout.numRegisters())
+    error = "it holds " + std::to_string(layout->numRegisters()) +
+            " registers a thread, `" + source->name + "` " +
+            std::to_string(source->layout.numRegisters());
+  if (!error.empty())
+    return view.emitError() << "invalid layout for the fragment view `"
+                            << view.getName() << "`: " << error;
+  frags.push_back({view, Fragment{std::move(*layout), source->registers,
+                                  view.getName().str(),
+                                  type.getElementType()}});
+  return success();
+}
+
 const Fragment *KernelLowering::fragment(Value buffer) const {
   for (const auto &entry : frags)
     if (entry.first->getResult(0) == buffer)
@@ -443,6 +479,11 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   for (tile::AllocOp alloc : allocs)
     if (failed(kernel.addFragment(alloc)))
       return failure();
+  SmallVector<tile::ReshapeOp> views;
+  func.walk([&](tile::ReshapeOp view) { views.push_back(view); });
+  for (tile::ReshapeOp view : views)
+    if (failed(kernel.addView(view)))
+      return failure();
   // Before anything is spread over the threads (ThreadGuards.cpp).
   if (failed(checkThreadGuards(kernel, target)))
     return failure();
@@ -474,8 +515,8 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
       failed(lowerScans(kernel, target)) || failed(lowerMisc(kernel)) ||
       failed(lowerFloatingAccesses(kernel)))
     return failure();
-  for (auto &[allocOp, frag] : kernel.fragments()) {
-    Operation *alloc = allocOp.getOperation();
+  // Views first: they use their fragments' allocs.
+  for (auto &[alloc, frag] : llvm::reverse(kernel.fragments())) {
     if (!alloc->use_empty()) {
       Operation *user = *alloc->user_begin();
       return user->emitError()

@@ -95,7 +95,8 @@ bool recomputable(Value value, Region &body) {
 bool touches(Operation *op, const llvm::SetVector<Operation *> &buffers) {
   WalkResult walk = op->walk([&](Operation *nested) {
     for (Value operand : nested->getOperands())
-      if (Operation *def = operand.getDefiningOp(); def && buffers.count(def))
+      if (Operation *def = tile::viewSource(operand).getDefiningOp();
+          def && buffers.count(def))
         return WalkResult::interrupt();
     return WalkResult::advance();
   });

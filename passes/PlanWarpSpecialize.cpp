@@ -334,7 +334,9 @@ decide(tile::PipelinedOp loop, const TargetInfo &target, std::string &why) {
 bool usesBuffer(Operation *op, llvm::function_ref<bool(Value)> pick) {
   return op
       ->walk([&](Operation *nested) {
-        return llvm::any_of(nested->getOperands(), pick)
+        // A fragment's T.reshape view is the fragment.
+        return llvm::any_of(nested->getOperands(),
+                            [&](Value v) { return pick(tile::viewSource(v)); })
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })

@@ -296,6 +296,62 @@ std::optional<LinearLayout> simt::makeReplicated(ArrayRef<int64_t> shape,
   return *result;
 }
 
+std::optional<LinearLayout> simt::reshapeDims(const LinearLayout &linear,
+                                              ArrayRef<int64_t> from,
+                                              ArrayRef<int64_t> to,
+                                              std::string &error) {
+  int64_t fromCount = 1, toCount = 1;
+  for (int64_t extent : from)
+    fromCount *= extent;
+  for (int64_t extent : to)
+    toCount *= extent;
+  if (fromCount != toCount ||
+      !llvm::all_of(llvm::concat<const int64_t>(from, to),
+                    [](int64_t e) { return e > 0 && llvm::isPowerOf2_64(uint64_t(e)); })) {
+    error = "a reshape of " + formatCoord(from) + " to " + formatCoord(to) +
+            " is linear over the coordinate bits only between power-of-two "
+            "extents of one element count";
+    return std::nullopt;
+  }
+  // With power-of-two extents the row-major flat index is the
+  // concatenation of the coordinates' bits, so each input bit's image in
+  // the new shape is its image's flat index split the new way, and XORs
+  // of images stay XORs.
+  auto remap = [&](const LinearLayout::Basis &basis) {
+    SmallVector<int64_t> coord(from.size(), 0);
+    for (auto [pos, out] : llvm::enumerate(linear.getOutDims()))
+      for (size_t d = 0; d < from.size(); ++d)
+        if (out.name == tensorDimName(d))
+          coord[d] = basis[pos];
+    uint64_t flat = 0;
+    for (auto [extent, c] : llvm::zip(from, coord))
+      flat = flat * uint64_t(extent) + uint64_t(c);
+    LinearLayout::Basis result(to.size(), 0);
+    for (size_t d = to.size(); d-- > 0;) {
+      result[d] = int32_t(flat % uint64_t(to[d]));
+      flat /= uint64_t(to[d]);
+    }
+    return result;
+  };
+  std::vector<LinearLayout::InDim> ins;
+  for (const LinearLayout::InDim &in : linear.getInDims()) {
+    LinearLayout::InDim out{in.name, {}};
+    for (const LinearLayout::Basis &basis : in.bases)
+      out.bases.push_back(remap(basis));
+    ins.push_back(std::move(out));
+  }
+  SmallVector<LinearLayout::NamedSize> outs;
+  for (auto [d, extent] : llvm::enumerate(to))
+    outs.push_back({tensorDimName(d), int32_t(extent)});
+  llvm::Expected<LinearLayout> result =
+      LinearLayout::create(std::move(ins), outs);
+  if (!result) {
+    error = llvm::toString(result.takeError());
+    return std::nullopt;
+  }
+  return *result;
+}
+
 std::optional<LinearLayout> simt::selectDims(const Layout &layout,
                                              ArrayRef<int> dims,
                                              ArrayRef<int64_t> newShape,
@@ -588,6 +644,10 @@ std::optional<int64_t> simt::kernelThreads(Operation *kernel) {
 }
 
 Operation *simt::fragmentAlloc(Value value) {
+  // A fragment's view is a fragment of its own shape to every pass that
+  // lays out or lowers accesses (its layout follows the fragment's).
+  if (auto view = value.getDefiningOp<tile::ReshapeOp>())
+    return view.getOperation();
   auto alloc = value.getDefiningOp<tile::AllocOp>();
   if (!alloc)
     return nullptr;

@@ -159,6 +159,17 @@ std::optional<LinearLayout> selectDims(const Layout &layout,
                                        llvm::ArrayRef<int64_t> newShape,
                                        std::string &error);
 
+/// `linear` (a layout of a tile of shape `from`) seen through a row-major
+/// reshape to `to` (T.reshape of a fragment): every input bit, registers
+/// included, keeps its place and maps to the same element, renamed; so
+/// register r of thread t holds the same element in both. nullopt with the
+/// reason in `error` unless both shapes have power-of-two extents and one
+/// element count.
+std::optional<LinearLayout> reshapeDims(const LinearLayout &linear,
+                                        llvm::ArrayRef<int64_t> from,
+                                        llvm::ArrayRef<int64_t> to,
+                                        std::string &error);
+
 /// Evaluates an index expression built from integer constants, `env`
 /// values and arith integer ops; nullopt if it depends on anything else.
 /// Memoizes into `env`.
@@ -233,7 +244,8 @@ resolveProjection(const Layout &src, llvm::ArrayRef<int> dims,
 /// `gpu.known_block_size`; nullopt for anything else.
 std::optional<int64_t> kernelThreads(mlir::Operation *kernel);
 
-/// The fragment buffer `value` is (a fragment `tile.alloc` result), or null.
+/// The fragment buffer `value` is (a fragment `tile.alloc` result, or the
+/// `tile.reshape` view of one), or null.
 mlir::Operation *fragmentAlloc(mlir::Value value);
 
 /// "file:line:col" of the first file location inside `loc`, or "?".

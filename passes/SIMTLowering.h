@@ -64,10 +64,14 @@ public:
 
   /// Reads the layout of a fragment alloc and allocates its registers.
   mlir::LogicalResult addFragment(tile::AllocOp alloc);
+  /// A T.reshape view of a fragment added before: the view's layout, over
+  /// the fragment's registers (register r of a thread is the same element
+  /// in both).
+  mlir::LogicalResult addView(tile::ReshapeOp view);
   /// The lowered fragment `buffer` is, or null.
   const Fragment *fragment(mlir::Value buffer) const;
-  /// Every fragment, by alloc.
-  llvm::MutableArrayRef<std::pair<tile::AllocOp, Fragment>> fragments() {
+  /// Every fragment, by its alloc (or view) op; views after the allocs.
+  llvm::MutableArrayRef<std::pair<mlir::Operation *, Fragment>> fragments() {
     return frags;
   }
 
@@ -103,7 +107,7 @@ private:
   /// The last op created at the entry; new entry ops go after it.
   mlir::Operation *lastEntryOp = nullptr;
   mlir::Operation *producer = nullptr;
-  std::vector<std::pair<tile::AllocOp, Fragment>> frags;
+  std::vector<std::pair<mlir::Operation *, Fragment>> frags;
   /// Thread parts, keyed by the thread bases' components along one dim.
   std::map<std::vector<int64_t>, mlir::Value> threadCoordCache;
 };

@@ -330,6 +330,56 @@ LogicalResult MakeTensorOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// ReshapeOp
+//===----------------------------------------------------------------------===//
+
+void ReshapeOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  if (!getName().empty())
+    setNameFn(getResult(), getName());
+}
+
+LogicalResult ReshapeOp::verify() {
+  auto src = cast<MemRefType>(getSource().getType());
+  auto dst = cast<MemRefType>(getResult().getType());
+  if (!isInSpace(src, MemorySpace::fragment) ||
+      !isInSpace(dst, MemorySpace::fragment))
+    return emitOpError() << "views fragments only, got " << src << " -> "
+                         << dst;
+  if (!getSource().getDefiningOp<AllocOp>())
+    return emitOpError("expects the source to be a fragment 'tile.alloc' (a "
+                       "view of a view is one of the allocation)");
+  if (src.getElementType() != dst.getElementType())
+    return emitOpError() << "keeps the element type, got "
+                         << src.getElementType() << " -> "
+                         << dst.getElementType();
+  if (!src.hasStaticShape() || !dst.hasStaticShape() ||
+      !dst.getLayout().isIdentity())
+    return emitOpError() << "expects static shapes and an identity memref "
+                            "layout, got "
+                         << dst;
+  if (src.getNumElements() != dst.getNumElements())
+    return emitOpError() << "keeps the element count, got "
+                         << src.getNumElements() << " -> "
+                         << dst.getNumElements();
+  for (int64_t extent : llvm::concat<const int64_t>(src.getShape(),
+                                                    dst.getShape()))
+    if (!llvm::isPowerOf2_64(uint64_t(extent)))
+      return emitOpError() << "expects power-of-two extents (a linear remap "
+                              "of the layout's bits), got "
+                           << src << " -> " << dst;
+  if (FragmentAttr layout = getLayoutAttr())
+    return layout.verifyShape([&] { return emitOpError(); }, dst.getShape(),
+                              "fragment view");
+  return success();
+}
+
+Value tilec::tile::viewSource(Value value) {
+  if (auto view = value.getDefiningOp<ReshapeOp>())
+    return view.getSource();
+  return value;
+}
+
 void AllocBarrierOp::build(OpBuilder &builder, OperationState &state,
                            ArrayRef<int64_t> arriveCounts) {
   MemRefType type = getBufferType({static_cast<int64_t>(arriveCounts.size())},

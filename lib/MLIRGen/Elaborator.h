@@ -573,6 +573,10 @@ public:
   mlir::FailureOr<Value> callMakeTensor(CallArgs &args);
   /// T.reshape (Reshape.cpp).
   mlir::FailureOr<Value> callReshape(CallArgs &args);
+  mlir::FailureOr<Value>
+  reshapeFragment(std::shared_ptr<sema::BufferObject> view,
+                  llvm::StringRef baseName, llvm::ArrayRef<int64_t> storage,
+                  const Arg &shapeArg);
   mlir::LogicalResult remapReshape(const BufferObject &view,
                                    llvm::SmallVectorImpl<mlir::Value> &idx,
                                    llvm::SMRange range);
@@ -581,6 +585,11 @@ public:
   mlir::LogicalResult refuseReshapeView(const BufferObject &buf,
                                         llvm::SMRange range,
                                         const llvm::Twine &what);
+  /// An error at `range` if `buf` is a `T.reshape` view of a fragment
+  /// (T.gemm, T.annotate_layout, T.print take the allocation).
+  mlir::LogicalResult refuseFragmentView(const BufferObject &buf,
+                                         llvm::SMRange range,
+                                         const llvm::Twine &what);
   /// `obj.attr = value` / `Class.attr = value`.
   mlir::LogicalResult setObjectAttribute(const Value &base,
                                          llvm::StringRef attr,

@@ -981,6 +981,10 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
       shapes[k][0] = bufs[k]->shape[0].getInt();
       shapes[k][1] = bufs[k]->shape[1].getInt();
     }
+    for (int k = 0; k < 3; ++k)
+      if (bufs[k] && failed(refuseFragmentView(*bufs[k], (*b)[k]->range,
+                                               "`T.gemm`")))
+        return failure();
     if (bufs[2]->scope != MemScope::Fragment) {
       error((*b)[2]->range, "`T.gemm` accumulates into a fragment "
                             "(T.alloc_fragment); `" + bufs[2]->name +
@@ -1581,7 +1585,8 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
         return failure();
       }
       BufferObject &buf = k.getBuffer();
-      if (failed(refuseReshapeView(buf, (*b)[0]->range, "`T.annotate_layout`")))
+      if (failed(refuseReshapeView(buf, (*b)[0]->range, "`T.annotate_layout`")) ||
+          failed(refuseFragmentView(buf, (*b)[0]->range, "`T.annotate_layout`")))
         return failure();
       if (v.getLayout().constructor == "index_map") {
         if (failed(annotateIndexMap(buf, v.getLayout(), (*b)[0]->range)))
@@ -1652,7 +1657,9 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     const Value &obj = (*b)[0]->value;
     if (obj.is(Value::Buffer) && obj.getBuffer().scope != MemScope::Var) {
       if (failed(
-              refuseReshapeView(obj.getBuffer(), (*b)[0]->range, "`T.print`")))
+              refuseReshapeView(obj.getBuffer(), (*b)[0]->range, "`T.print`")) ||
+          failed(refuseFragmentView(obj.getBuffer(), (*b)[0]->range,
+                                    "`T.print`")))
         return failure();
       v = obj.getBuffer().memref;
     } else {

@@ -8,15 +8,22 @@
 // then sees plain accesses of the one buffer (its pipelining, barriers and
 // layouts), so nothing there needs to know of views.
 //
-// Fragments are refused: each thread holds only some of a fragment's
-// elements, chosen by layout inference, and a view would need its own
-// layout derived through the reshape. Tile operations (T.copy, T.gemm,
-// T.fill, reductions) on a view are refused too: they address regions of
-// one shape.
+// Tile operations (T.copy, T.gemm, T.fill, reductions) on such a view are
+// refused: they address regions of one shape.
+//
+// A fragment's view is a `tile.reshape` op instead: each thread holds only
+// the elements layout inference gives it, so the view must carry into
+// inference, which lays it out as the fragment with the coordinates
+// remapped (the same elements in the same registers). Tile operations
+// then work on the view like on any fragment of its shape (T.reduce_sum
+// over the last dimension of a gemm accumulator seen as (N, Q, H)), and
+// accesses are not remapped here.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Elaborator.h"
+
+#include "tilec/Dialect/TileOps.h"
 
 using namespace mlir;
 using llvm::SMRange;
@@ -37,13 +44,6 @@ FailureOr<Value> Elaborator::callReshape(CallArgs &args) {
     return failure();
   }
   const BufferObject &base = src.value.getBuffer();
-  if (base.scope == MemScope::Fragment) {
-    error(args.range, "`T.reshape` of the fragment `" + base.name +
-                          "` is not supported yet by tilec: a view of a "
-                          "fragment needs a layout derived through the "
-                          "reshape (see docs/language.md, section 11)");
-    return failure();
-  }
   if (!base.indexMap.isNone()) {
     error(args.range, "`T.reshape` of `" + base.name +
                           "`, which has a `T.Layout` index map, is not "
@@ -100,8 +100,45 @@ FailureOr<Value> Elaborator::callReshape(CallArgs &args) {
   auto view = std::make_shared<BufferObject>(base);
   view->name = pendingName.empty() ? base.name : pendingName;
   view->shape = *shape;
-  view->storageShape = std::move(storage);
   view->loc = args.range.Start;
+  if (base.scope == MemScope::Fragment)
+    return reshapeFragment(view, base.name, storage, shapeArg);
+  view->storageShape = std::move(storage);
+  return Value::buffer(view);
+}
+
+FailureOr<Value>
+Elaborator::reshapeFragment(std::shared_ptr<BufferObject> view,
+                            StringRef baseName, ArrayRef<int64_t> storage,
+                            const Arg &shapeArg) {
+  // The layout's remap is linear over the bits of the coordinates only
+  // where every extent is a power of two (the (N, Q * H) -> (N, Q, H)
+  // split of a bit field); with another extent the view's elements would
+  // not sit in the registers a layout can name.
+  SmallVector<int64_t> to;
+  for (const Value &d : view->shape)
+    to.push_back(d.getInt());
+  for (int64_t e : llvm::concat<const int64_t>(storage, to))
+    if (!llvm::isPowerOf2_64(uint64_t(e))) {
+      error(shapeArg.range,
+            "`T.reshape` of the fragment `" + baseName +
+                "`: tilec views fragments whose extents, and the new "
+                "shape's, are powers of two (the view's layout is the "
+                "fragment's with the coordinate bits regrouped), got " +
+                Twine(e));
+      return failure();
+    }
+  // A view of a view is one of the allocation.
+  mlir::Value source = view->memref;
+  if (auto inner = source.getDefiningOp<tile::ReshapeOp>())
+    source = inner.getSource();
+  auto type = tile::getBufferType(
+      to, cast<MemRefType>(source.getType()).getElementType(),
+      tile::MemorySpace::fragment);
+  auto op = tile::ReshapeOp::create(builder, loc(view->loc), type, source,
+                                    builder.getStringAttr(view->name),
+                                    tile::FragmentAttr());
+  view->memref = op.getResult();
   return Value::buffer(view);
 }
 
@@ -162,6 +199,22 @@ LogicalResult Elaborator::refuseReshapeView(const BufferObject &buf,
                    "` is a `T.reshape` view; tilec supports element "
                    "accesses of views only (index it in a loop, or use "
                    "the viewed buffer)");
+  return failure();
+}
+
+LogicalResult Elaborator::refuseFragmentView(const BufferObject &buf,
+                                             SMRange range, const Twine &what) {
+  auto view = buf.memref ? buf.memref.getDefiningOp<tile::ReshapeOp>()
+                         : tile::ReshapeOp();
+  if (!view)
+    return success();
+  // A gemm pins its accumulator's layout and reads its operands whole, a
+  // layout annotation decides one: both belong on the allocation, whose
+  // layout the view follows.
+  error(range, what + ": `" + buf.name +
+                   "` is a `T.reshape` view of a fragment; use the viewed "
+                   "fragment");
+  note(buf.loc, "the view is made here");
   return failure();
 }
 

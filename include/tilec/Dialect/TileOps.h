@@ -39,4 +39,13 @@ public:
 #define GET_OP_CLASSES
 #include "tilec/Dialect/TileOps.h.inc"
 
+namespace tilec::tile {
+
+/// The buffer `value` views: the source of a `tile.reshape`, else `value`
+/// itself. Passes that ask which ops touch a fragment (pipelining, warp
+/// specialization, partitions) compare buffers through this.
+mlir::Value viewSource(mlir::Value value);
+
+} // namespace tilec::tile
+
 #endif // TILEC_DIALECT_TILEOPS_H

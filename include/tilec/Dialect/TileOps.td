@@ -169,6 +169,33 @@ def Tile_MakeTensorOp : Tile_Op<"make_tensor", [Pure, Tile_InKernel]> {
   let arguments = (ins I64:$address);
   let results = (outs AnyStaticShapeMemRef:$result);
   let assemblyFormat = "$address attr-dict `:` type($result)";
+def Tile_ReshapeOp : Tile_Op<"reshape", [Tile_InKernel, Pure,
+    DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
+  let summary = "a fragment seen with another shape (T.reshape)";
+  let description = [{
+    `T.reshape(frag, shape)` of a fragment: the same elements in the same
+    threads' registers, indexed row-major in `shape` (element `(i, j, k)`
+    of a `(N, Q, H)` view of an `(N, Q * H)` fragment is `(i, j * H + k)`).
+    Its layout is the source's with the coordinates remapped, which layout
+    inference records in `layout` (the source's reshaped, never chosen on
+    its own); tile-lower-simt gives the view the source's registers. The
+    source is a fragment `tile.alloc` (a view of a view is folded to one of
+    the allocation), both shapes static with power-of-two extents, so that
+    the remap is linear over the layout's bits. Shared and local buffers
+    are reshaped in the frontend, by remapping each element access.
+
+    ```mlir
+    %sv = tile.reshape %s "s_reshaped"
+        : memref<64x128xf32, #tile.space<fragment>>
+        -> memref<64x2x64xf32, #tile.space<fragment>>
+    ```
+  }];
+  let arguments = (ins AnyMemRef:$source, StrAttr:$name,
+                       OptionalAttr<Tile_FragmentAttr>:$layout);
+  let results = (outs AnyMemRef:$result);
+  let assemblyFormat = [{
+    $source $name attr-dict `:` type($source) `->` type($result)
+  }];
   let hasVerifier = 1;
 }
 
