@@ -169,6 +169,9 @@ def Tile_MakeTensorOp : Tile_Op<"make_tensor", [Pure, Tile_InKernel]> {
   let arguments = (ins I64:$address);
   let results = (outs AnyStaticShapeMemRef:$result);
   let assemblyFormat = "$address attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 def Tile_ReshapeOp : Tile_Op<"reshape", [Tile_InKernel, Pure,
     DeclareOpInterfaceMethods<OpAsmOpInterface, ["getAsmResultNames"]>]> {
   let summary = "a fragment seen with another shape (T.reshape)";
