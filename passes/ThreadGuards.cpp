@@ -204,6 +204,8 @@ std::string describe(Operation *op) {
     return "T.Parallel loop";
   if (isa<tile::ReduceOp>(op))
     return "reduction";
+  if (isa<tile::FinalizeReducerOp>(op))
+    return "T.finalize_reducer";
   if (isa<tile::GemmOp>(op))
     return "T.gemm";
   if (isa<tile::ScanOp>(op))
@@ -219,7 +221,8 @@ std::string rangeText(const ThreadSpan &span) {
 /// The ops whose work is spread over the threads of the block.
 bool isBlockWide(Operation *op) {
   return isa<tile::CopyOp, tile::FillOp, tile::ParallelOp, tile::ReduceOp,
-             tile::GemmOp, tile::ScanOp, tile::BarrierOp>(op);
+             tile::FinalizeReducerOp, tile::GemmOp, tile::ScanOp,
+             tile::BarrierOp>(op);
 }
 
 /// Whether `op` touches a fragment, which is laid out over the whole block.
@@ -371,18 +374,21 @@ LogicalResult simt::checkThreadGuards(KernelLowering &kernel,
     // threads that run the op are exactly those. Reductions and scans keep
     // block-wide scratch and barriers.
     tile::PartitionAttr partition = partitionOf(op);
-    bool inPartition = partition && partition.getBegin() == span->begin &&
-                       partition.getThreads() == span->count &&
-                       !isa<tile::ReduceOp, tile::ScanOp>(op) &&
-                       fragmentsIn(kernel, op, partition);
-    if (partition && isa<tile::ReduceOp, tile::ScanOp>(op))
+    bool inPartition =
+        partition && partition.getBegin() == span->begin &&
+        partition.getThreads() == span->count &&
+        !isa<tile::ReduceOp, tile::FinalizeReducerOp, tile::ScanOp>(op) &&
+        fragmentsIn(kernel, op, partition);
+    if (partition &&
+        isa<tile::ReduceOp, tile::FinalizeReducerOp, tile::ScanOp>(op))
       return op->emitError()
              << "this " << describe(op) << " runs in a T.ws region (threads "
              << rangeText(*span)
              << "); reductions and scans in T.ws regions are not supported "
                 "yet (their scratch and barriers span the block)";
     if (!inPartition &&
-        (isa<tile::ReduceOp, tile::GemmOp>(op) || touchesFragment(kernel, op)))
+        (isa<tile::ReduceOp, tile::FinalizeReducerOp, tile::GemmOp>(op) ||
+         touchesFragment(kernel, op)))
       return op->emitError()
              << "this " << who
              << " (a condition on the thread index), but fragments, "
