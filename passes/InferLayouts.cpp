@@ -139,6 +139,14 @@ struct FragState {
   /// "floating" access in TileLang's layout inference): unless pinned, the
   /// fragment is fully replicated, every thread holding every element.
   bool floating = false;
+  /// T.alloc_reducer's kind and replication, or null for a plain fragment.
+  tile::ReducerAttr reducer;
+  /// A reducer with replication "all": its copies are private partials, so
+  /// it never leads a loop or takes a copy's layout; the loops that update
+  /// it project theirs onto it (spreadFromLoop).
+  bool privateCopies() const {
+    return reducer && reducer.getReplication() == tile::ReducerReplication::all;
+  }
 };
 
 struct LoopState {
@@ -200,7 +208,7 @@ public:
         if (kRealignOddRows)
           loop.realign = realignFor(loop.op, loop.vec);
       }
-    if (failed(check()))
+    if (failed(check()) || failed(planFinalizes()))
       return failure();
     record();
     return success();
@@ -360,6 +368,7 @@ private:
   LogicalResult addFragment(tile::AllocOp alloc) {
     FragState &state = frags[alloc.getResult()];
     state.alloc = alloc;
+    state.reducer = alloc.getReducerAttr();
     if (tile::FragmentAttr attr = alloc.getLayoutAttr())
       return pin(alloc.getResult(), attr, alloc);
     return success();
@@ -489,7 +498,7 @@ private:
       } else {
         continue;
       }
-      if (frags[frag].layout)
+      if (frags[frag].layout || frags[frag].privateCopies())
         continue;
       auto type = cast<MemRefType>(frag.getType());
       int64_t vec = 1;
@@ -624,6 +633,11 @@ private:
           // it (every thread must then run every iteration); read, it is
           // held wherever the loop's other fragments put an iteration.
           if (frag->floating && !storesTo(loop, access.buffer))
+            continue;
+          // A reducer's copies are partials: where the loop runs an
+          // iteration decides which thread's partial it joins, not the
+          // other way round.
+          if (frag->privateCopies())
             continue;
           bool full = access.indices.size() == loop.op.getExtents().size();
           int64_t size = frag->layout->numElements();
@@ -1173,8 +1187,8 @@ private:
       for (const Access &access : loop.accesses) {
         FragState *frag = state(access.buffer);
         std::string why;
-        if (frag->floating && isa<memref::StoreOp>(access.op) &&
-            !runsEverywhere(*loop.layout)) {
+        if (frag->floating && !frag->privateCopies() &&
+            isa<memref::StoreOp>(access.op) && !runsEverywhere(*loop.layout)) {
           InFlightDiagnostic diag = loop.op.emitError();
           diag << "this T.Parallel loop writes fragment `"
                << name(access.buffer)
@@ -1212,6 +1226,9 @@ private:
         return failure();
       }
     }
+    for (auto &[buffer, frag] : frags)
+      if (failed(checkReducer(buffer, frag)))
+        return failure();
     for (Operation *op : order) {
       auto reduce = dyn_cast<tile::ReduceOp>(op);
       if (!reduce)
@@ -1240,6 +1257,163 @@ private:
       return failure();
     }
     return success();
+  }
+
+  /// A reducer keeps its meaning only if every store into it combines the
+  /// element with a value by the reducer's kind (`r[i] = r[i] + x`,
+  /// `T.max(r[i], x)`): the partials of other threads join it at
+  /// T.finalize_reducer, so any other store would lose them. With
+  /// replication "none" each element must have one owner thread.
+  LogicalResult checkReducer(Value buffer, FragState &frag) {
+    if (!frag.reducer)
+      return success();
+    tile::ReduceKind kind = frag.reducer.getKind();
+    for (Operation *user : buffer.getUsers()) {
+      auto store = dyn_cast<memref::StoreOp>(user);
+      if (!store || store.getMemRef() != buffer)
+        continue;
+      if (combinesInPlace(store, kind))
+        continue;
+      InFlightDiagnostic diag = store.emitError();
+      diag << "a store into the reducer `" << name(buffer)
+           << "` must combine its element by the reducer's op, `"
+           << name(buffer) << "[...] = "
+           << (kind == tile::ReduceKind::sum
+                   ? "... + x`"
+                   : (kind == tile::ReduceKind::max ? "T.max(..., x)`"
+                                                    : "T.min(..., x)`"))
+           << " (op=\"" << tile::stringifyReduceKind(kind)
+           << "\"); other values are set by T.fill / T.clear before the "
+              "reduction";
+      diag.attachNote(frag.alloc.getLoc())
+          << "`" << name(buffer) << "` allocated here";
+      return failure();
+    }
+    return success();
+  }
+
+  /// The same index: one value, equal constants, or one pure op of equal
+  /// operands (the frontend evaluates `r[i + 1] += x`'s index twice).
+  static bool sameIndex(Value a, Value b) {
+    if (a == b)
+      return true;
+    APInt x, y;
+    if (matchPattern(a, m_ConstantInt(&x)) &&
+        matchPattern(b, m_ConstantInt(&y)))
+      return x == y;
+    Operation *p = a.getDefiningOp(), *q = b.getDefiningOp();
+    return p && q && p->getName() == q->getName() && isMemoryEffectFree(p) &&
+           p->getNumRegions() == 0 && p->getNumResults() == 1 &&
+           p->getAttrDictionary() == q->getAttrDictionary() &&
+           llvm::all_of_zip(p->getOperands(), q->getOperands(), sameIndex);
+  }
+
+  /// The thread-id bits along which the copies of reducer `buffer` are
+  /// partials T.finalize_reducer must combine: bits whose basis is zero in
+  /// the reducer's layout (threads holding the same elements) but not in a
+  /// loop that updates it (those threads run different iterations). A bit
+  /// along which an updating loop runs the same iterations twice holds
+  /// duplicates instead (a loop of fewer points than threads), which a sum
+  /// must not count twice; `duplicates` gets those. Without an updating
+  /// loop (serial updates only) every holder's copy is a partial, as in
+  /// TileLang's all-reduce over the replicating threads.
+  int64_t partialThreads(Value buffer, const FragState &frag,
+                         int64_t &duplicates) {
+    int64_t replicas = frag.layout->replicaThreadMask();
+    int64_t partial = 0;
+    duplicates = 0;
+    bool updated = false;
+    for (LoopState &loop : loops) {
+      if (!loop.layout || !storesTo(loop, buffer))
+        continue;
+      updated = true;
+      int64_t runsSame = loop.layout->replicaThreadMask();
+      partial |= replicas & ~runsSame;
+      duplicates |= replicas & runsSame;
+    }
+    return updated ? partial : replicas;
+  }
+
+  /// Records on each tile.finalize_reducer the thread bits it combines
+  /// across (kPartialThreads; tile-lower-simt follows it).
+  LogicalResult planFinalizes() {
+    SmallVector<tile::FinalizeReducerOp> finalizes;
+    kernel->walk([&](tile::FinalizeReducerOp op) { finalizes.push_back(op); });
+    for (tile::FinalizeReducerOp finalize : finalizes) {
+      Value buffer = finalize.getReducer();
+      FragState *frag = state(buffer);
+      if (!frag || !frag->layout)
+        return finalize.emitError("`T.finalize_reducer` of a reducer that "
+                                  "got no layout");
+      int64_t duplicates = 0;
+      int64_t partial = partialThreads(buffer, *frag, duplicates);
+      if (partial & duplicates) {
+        InFlightDiagnostic diag = finalize.emitError();
+        diag << "the T.Parallel loops that update the reducer `" << name(buffer)
+             << "` disagree on which threads hold partials of an element: "
+                "one runs the same iterations on threads that another "
+                "gives different ones";
+        diag.attachNote(frag->alloc.getLoc())
+            << "`" << name(buffer) << "` allocated here";
+        return failure();
+      }
+      if (partial &&
+          frag->reducer.getReplication() == tile::ReducerReplication::none) {
+        InFlightDiagnostic diag = frag->origin->emitError();
+        diag << "the reducer `" << name(buffer)
+             << "` has replication=\"none\" (one owner thread per "
+                "element), but "
+             << frag->how
+             << " spreads each element over several threads; use "
+                "replication=\"all\"";
+        diag.attachNote(frag->alloc.getLoc())
+            << "`" << name(buffer) << "` allocated here";
+        return failure();
+      }
+      // A discardable attribute: the mask belongs to this decision, and
+      // LowerReduce.cpp (lowerFinalize) reads it under the same name.
+      finalize->setAttr(
+          "tile.partial_threads",
+          IntegerAttr::get(IntegerType::get(finalize.getContext(), 64),
+                           partial));
+    }
+    return success();
+  }
+
+  /// `store` writes combine(load of the same element, x) by `kind`.
+  static bool combinesInPlace(memref::StoreOp store, tile::ReduceKind kind) {
+    Operation *def = store.getValueToStore().getDefiningOp();
+    // A narrower reducer rounds the combined value (T.max in float32 into
+    // a float16 reducer).
+    if (def && isa<arith::TruncFOp, arith::TruncIOp>(def))
+      def = def->getOperand(0).getDefiningOp();
+    if (!def || def->getNumOperands() != 2)
+      return false;
+    bool matches = false;
+    switch (kind) {
+    case tile::ReduceKind::sum:
+      matches = isa<arith::AddFOp, arith::AddIOp>(def);
+      break;
+    case tile::ReduceKind::max:
+      matches = isa<arith::MaxNumFOp, arith::MaximumFOp, arith::MaxSIOp,
+                    arith::MaxUIOp>(def);
+      break;
+    case tile::ReduceKind::min:
+      matches = isa<arith::MinNumFOp, arith::MinimumFOp, arith::MinSIOp,
+                    arith::MinUIOp>(def);
+      break;
+    default:
+      break;
+    }
+    if (!matches)
+      return false;
+    return llvm::any_of(def->getOperands(), [&](Value operand) {
+      auto load = operand.getDefiningOp<memref::LoadOp>();
+      if (auto ext = operand.getDefiningOp<arith::ExtFOp>())
+        load = ext.getIn().getDefiningOp<memref::LoadOp>();
+      return load && load.getMemRef() == store.getMemRef() &&
+             llvm::all_of_zip(load.getIndices(), store.getIndices(), sameIndex);
+    });
   }
 
   /// Every thread runs every iteration of a loop laid out by `layout`.

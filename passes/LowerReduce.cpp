@@ -19,6 +19,8 @@
 //     reductions of a kernel with one element type share one scratch
 //     buffer, as large as the largest needs, since each one's use of it
 //     lies between its two barriers).
+// tile.finalize_reducer (lowerFinalize) is levels 2 and 3 alone, over the
+// copies of a reducer's elements.
 // With clear = false the old value of D joins the combination. abssum and
 // absmax take absolute values first. Values narrower than 32 bits are
 // widened for the shuffle.
@@ -129,8 +131,8 @@ using ScratchPool = llvm::DenseMap<Type, tile::AllocOp>;
 /// with flat offsets, so a larger buffer serves them unchanged), or a new
 /// one, placed before the top-level op holding `reduce` so that it
 /// dominates this and every later reduction.
-Value scratchFor(KernelLowering &kernel, ScratchPool &pool,
-                 tile::ReduceOp reduce, Type type, int64_t elems) {
+Value scratchFor(KernelLowering &kernel, ScratchPool &pool, Operation *reduce,
+                 Type type, int64_t elems) {
   auto scratchType =
       tile::getBufferType({elems}, type, tile::MemorySpace::shared);
   tile::AllocOp &alloc = pool[type];
@@ -138,7 +140,7 @@ Value scratchFor(KernelLowering &kernel, ScratchPool &pool,
     Block &entry = kernel.getFunc().getBody().front();
     Operation *top = entry.findAncestorOpInBlock(*reduce);
     OpBuilder b = top ? OpBuilder(top) : kernel.entryBuilder();
-    alloc = tile::AllocOp::create(b, reduce.getLoc(), scratchType,
+    alloc = tile::AllocOp::create(b, reduce->getLoc(), scratchType,
                                   "reduce_scratch");
   } else if (alloc.getType().getNumElements() < elems) {
     alloc.getResult().setType(scratchType);
@@ -358,14 +360,101 @@ LogicalResult lowerReduce(KernelLowering &kernel, ScratchPool &pool,
   return success();
 }
 
+/// T.finalize_reducer: each element's copies are partials held by the
+/// threads that differ in the bits tile-infer-layouts recorded
+/// (`tile.partial_threads`: with replication "all", the lanes and warps
+/// that the updating loop spread over the reducer's dropped dimensions;
+/// threads that ran the same iterations hold duplicates and are left
+/// out). A thread's registers holding one element are one copy (the
+/// first is read); then the same two levels as a reduction, xor shuffles across
+/// the lane bits and shared scratch across the warp bits. Every holder
+/// ends with the total, stored back into each register.
+LogicalResult lowerFinalize(KernelLowering &kernel, ScratchPool &pool,
+                            tile::FinalizeReducerOp finalize) {
+  const Fragment *frag = kernel.fragment(finalize.getReducer());
+  if (!frag)
+    return finalize.emitError("`T.finalize_reducer` needs a laid-out reducer "
+                              "fragment");
+  tile::ReduceKind kind = finalize.getReducerAttr().getKind();
+  const Layout &layout = frag->layout;
+  OpBuilder b(finalize);
+  Location loc = finalize.getLoc();
+
+  // Distinct elements of this thread: the first register holding each.
+  SmallVector<int64_t> slotOf(layout.numRegisters());
+  SmallVector<Value> acc;
+  llvm::DenseMap<uint64_t, int64_t> slotOfFlat;
+  for (int64_t r = 0; r < layout.numRegisters(); ++r) {
+    auto [it, fresh] =
+        slotOfFlat.try_emplace(layout.regFlat(r), int64_t(acc.size()));
+    slotOf[r] = it->second;
+    if (fresh)
+      acc.push_back(kernel.loadRegister(b, loc, *frag, r));
+  }
+  int64_t slots = acc.size();
+
+  // The thread bits whose copies are partials, as tile-infer-layouts
+  // decided them (InferLayouts.cpp, planFinalizes): one xor mask each, in
+  // lane units below the lane bits and warp units above.
+  auto partial = finalize->getAttrOfType<IntegerAttr>("tile.partial_threads");
+  if (!partial)
+    return finalize.emitError("`T.finalize_reducer` before the layout "
+                              "inference decided which copies it combines");
+  int64_t laneBits = log2Exact(layout.numLanes());
+  SmallVector<int64_t> laneMasks, warpMasks;
+  for (int64_t bit = 0; bit < int64_t(layout.threadBases().size()); ++bit)
+    if (partial.getInt() >> bit & 1)
+      (bit < laneBits ? laneMasks : warpMasks)
+          .push_back(bit < laneBits ? int64_t(1) << bit
+                                    : int64_t(1) << (bit - laneBits));
+  for (int64_t mask : laneMasks)
+    for (Value &slot : acc)
+      slot = combine(b, loc, kind, slot,
+                     shuffleXor(b, loc, slot, mask, layout.numLanes()));
+  if (!warpMasks.empty()) {
+    if (layout.numThreads() < layout.spannedThreads())
+      return finalize.emitError()
+             << "cannot combine the copies of reducer `" << frag->name
+             << "` across warps: its " << layout.numWarps()
+             << " warps are laid out as "
+             << layout.spannedThreads() / layout.numLanes()
+             << "; use a power-of-two number of warps";
+    Type type = frag->elementType;
+    Value scratch =
+        scratchFor(kernel, pool, finalize, type, layout.numThreads() * slots);
+    Value tid = kernel.threadId();
+    Value base = arith::MulIOp::create(b, loc, tid, constIndex(b, loc, slots));
+    for (int64_t k = 0; k < slots; ++k)
+      memref::StoreOp::create(b, loc, acc[k], scratch,
+                              ValueRange{arith::AddIOp::create(
+                                  b, loc, base, constIndex(b, loc, k))});
+    gpu::BarrierOp::create(b, loc);
+    addWarpPartials(b, loc, kind, scratch, tid, slots, warpMasks, laneBits,
+                    /*threads=*/0, acc);
+    gpu::BarrierOp::create(b, loc);
+  }
+  for (int64_t r = 0; r < layout.numRegisters(); ++r)
+    kernel.storeRegister(b, loc, *frag, r, acc[slotOf[r]]);
+  finalize.erase();
+  return success();
+}
+
 } // namespace
 
 LogicalResult simt::lowerReductions(KernelLowering &kernel) {
-  SmallVector<tile::ReduceOp> reduces;
-  kernel.getFunc().walk([&](tile::ReduceOp op) { reduces.push_back(op); });
+  SmallVector<Operation *> ops;
+  kernel.getFunc().walk([&](Operation *op) {
+    if (isa<tile::ReduceOp, tile::FinalizeReducerOp>(op))
+      ops.push_back(op);
+  });
   ScratchPool pool;
-  for (tile::ReduceOp reduce : reduces)
-    if (failed(lowerReduce(kernel, pool, reduce)))
+  for (Operation *op : ops) {
+    LogicalResult done =
+        isa<tile::ReduceOp>(op)
+            ? lowerReduce(kernel, pool, cast<tile::ReduceOp>(op))
+            : lowerFinalize(kernel, pool, cast<tile::FinalizeReducerOp>(op));
+    if (failed(done))
       return failure();
+  }
   return success();
 }

@@ -202,6 +202,24 @@ int64_t gemm::reductionScratchBytes(tile::KernelOp kernel) {
                     element.getIntOrFloatBitWidth() / 8;
     largest[element] = std::max(largest[element], bytes);
   });
+  // T.finalize_reducer: the same scratch when a reducer's copies sit in
+  // several warps (a zero warp basis); it shares the reductions' pool.
+  kernel.walk([&](tile::FinalizeReducerOp finalize) {
+    auto alloc = finalize.getReducer().getDefiningOp<tile::AllocOp>();
+    tile::FragmentAttr layout = alloc ? alloc.getLayoutAttr() : nullptr;
+    if (!layout)
+      return;
+    bool crosses = false;
+    for (unsigned i = 0; i < layout.getNumWarpBits(); ++i)
+      crosses |= llvm::all_of(layout.getWarpBasis(i),
+                              [](int32_t c) { return c == 0; });
+    if (!crosses)
+      return;
+    Type element = cast<MemRefType>(alloc.getType()).getElementType();
+    int64_t bytes = *threads * (int64_t(1) << layout.getNumRegisterBits()) *
+                    element.getIntOrFloatBitWidth() / 8;
+    largest[element] = std::max(largest[element], bytes);
+  });
   int64_t total = 0;
   for (auto &[type, bytes] : largest)
     total += bytes;

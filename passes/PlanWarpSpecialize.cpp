@@ -611,7 +611,9 @@ bool pingpongPays(tile::PipelinedOp loop, tile::WarpSpecializeAttr roles) {
             reduce.getDim() >= b.size() || b[reduce.getDim()] != 0)
           return WalkResult::interrupt();
     }
-    if (isa<tile::BarrierOp>(op))
+    // A finalize may combine across warps through shared memory and
+    // barriers, like a reduction whose rows span warps.
+    if (isa<tile::BarrierOp, tile::FinalizeReducerOp>(op))
       return WalkResult::interrupt();
     if (operandCopy(op))
       return WalkResult::advance();

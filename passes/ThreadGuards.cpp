@@ -204,6 +204,8 @@ std::string describe(Operation *op) {
     return "T.Parallel loop";
   if (isa<tile::ReduceOp>(op))
     return "reduction";
+  if (isa<tile::FinalizeReducerOp>(op))
+    return "T.finalize_reducer";
   if (isa<tile::GemmOp>(op))
     return "T.gemm";
   if (isa<tile::ScanOp>(op))
@@ -219,7 +221,8 @@ std::string rangeText(const ThreadSpan &span) {
 /// The ops whose work is spread over the threads of the block.
 bool isBlockWide(Operation *op) {
   return isa<tile::CopyOp, tile::FillOp, tile::ParallelOp, tile::ReduceOp,
-             tile::GemmOp, tile::ScanOp, tile::BarrierOp>(op);
+             tile::FinalizeReducerOp, tile::GemmOp, tile::ScanOp,
+             tile::BarrierOp>(op);
 }
 
 /// Whether `op` touches a fragment, which is laid out over the whole block.
@@ -370,20 +373,22 @@ LogicalResult simt::checkThreadGuards(KernelLowering &kernel,
     // laid out over the region's threads (InferPartitions.cpp): allowed
     // where the threads that run the op are exactly those. A reduction that
     // combines across warps is rejected by its lowering (its scratch and
-    // barriers span the block); scans keep block-wide scratch and barriers.
+    // barriers span the block); scans and reducer finalizes keep block-wide
+    // scratch and barriers.
     tile::PartitionAttr partition = partitionOf(op);
     bool inPartition = partition && partition.getBegin() == span->begin &&
                        partition.getThreads() == span->count &&
-                       !isa<tile::ScanOp>(op) &&
+                       !isa<tile::FinalizeReducerOp, tile::ScanOp>(op) &&
                        fragmentsIn(kernel, op, partition);
-    if (partition && isa<tile::ScanOp>(op))
+    if (partition && isa<tile::FinalizeReducerOp, tile::ScanOp>(op))
       return op->emitError()
              << "this " << describe(op) << " runs in a T.ws region (threads "
              << rangeText(*span)
-             << "); scans in T.ws regions are not supported yet (their "
-                "scratch and barriers span the block)";
+             << "); scans and T.finalize_reducer in T.ws regions are not "
+                "supported yet (their scratch and barriers span the block)";
     if (!inPartition &&
-        (isa<tile::ReduceOp, tile::GemmOp>(op) || touchesFragment(kernel, op)))
+        (isa<tile::ReduceOp, tile::FinalizeReducerOp, tile::GemmOp>(op) ||
+         touchesFragment(kernel, op)))
       return op->emitError()
              << "this " << who
              << " (a condition on the thread index), but fragments, "

@@ -310,9 +310,32 @@ LogicalResult AllocOp::verify() {
     if (!isInSpace(type, MemorySpace::fragment))
       return emitOpError() << "a 'layout' belongs on a fragment, not on a "
                            << spaceName(type) << " buffer";
-    return layout.verifyShape([&] { return emitOpError(); }, type.getShape(),
-                              "fragment");
+    if (failed(layout.verifyShape([&] { return emitOpError(); },
+                                  type.getShape(), "fragment")))
+      return failure();
   }
+  if (ReducerAttr reducer = getReducerAttr()) {
+    if (!isInSpace(type, MemorySpace::fragment))
+      return emitOpError() << "a 'reducer' belongs on a fragment, not on a "
+                           << spaceName(type) << " buffer";
+    ReduceKind kind = reducer.getKind();
+    if (kind != ReduceKind::sum && kind != ReduceKind::max &&
+        kind != ReduceKind::min)
+      return emitOpError() << "a reducer combines with sum, max or min, not "
+                           << stringifyReduceKind(kind);
+  }
+  return success();
+}
+
+ReducerAttr FinalizeReducerOp::getReducerAttr() {
+  auto alloc = getReducer().getDefiningOp<AllocOp>();
+  return alloc ? alloc.getReducerAttr() : ReducerAttr();
+}
+
+LogicalResult FinalizeReducerOp::verify() {
+  if (!getReducerAttr())
+    return emitOpError("expects a buffer allocated as a reducer (a tile.alloc "
+                       "with a 'reducer' attribute)");
   return success();
 }
 

@@ -508,6 +508,10 @@ public:
   mlir::FailureOr<int64_t> requireInt(const Arg &arg, llvm::StringRef what);
   mlir::FailureOr<DType> requireDType(const Arg &arg);
   mlir::FailureOr<Value> allocate(MemScope scope, CallArgs &args);
+  /// allocate() with its shape and dtype arguments bound.
+  mlir::FailureOr<Value> allocateBound(MemScope scope, CallArgs &args,
+                                       const Arg &shapeArg,
+                                       const Arg &dtypeArg);
 
   //===--------------------------------------------------------------------===//
   // State

@@ -20,11 +20,12 @@ static const StringRef kLanguage[] = {
     "ceildiv", "get_thread_binding", "get_block_binding", "GemmWarpPolicy",
     // memory and movement
     "alloc_shared", "alloc_fragment", "alloc_local", "alloc_var",
-    "alloc_barrier", "copy", "async_copy", "tma_copy", "clear", "fill",
-    "im2col", "c2d_im2col",
+    "alloc_reducer", "finalize_reducer", "alloc_barrier", "copy", "async_copy",
+    "tma_copy", "clear", "fill", "im2col", "c2d_im2col",
     // compute
-    "gemm", "gemm_sp", "wgmma_gemm", "wait_wgmma", "reduce_max", "reduce_min", "reduce_sum",
-    "reduce_abssum", "reduce_absmax", "cumsum", "cummax", "atomic_add",
+    "gemm", "gemm_sp", "wgmma_gemm", "wait_wgmma", "reduce_max", "reduce_min",
+    "reduce_sum", "reduce_abssum", "reduce_absmax", "cumsum", "cummax",
+    "atomic_add",
     // loops and scheduling
     "Parallel", "Pipelined", "serial", "unroll", "vectorized", "Persistent",
     "use_swizzle", "annotate_layout", "Layout", "Fragment",
@@ -40,8 +41,8 @@ static const StringRef kLanguage[] = {
     // scalar math
     "exp", "exp2", "exp10", "log", "log2", "log10", "sqrt", "rsqrt", "tanh",
     "sigmoid", "abs", "fabs", "floor", "ceil", "sin", "cos", "erf", "trunc",
-    "round", "pow", "max", "min", "clamp", "if_then_else", "Select",
-    "infinity", "max_value", "min_value", "cast", "Cast",
+    "round", "pow", "max", "min", "clamp", "if_then_else", "Select", "infinity",
+    "max_value", "min_value", "cast", "Cast",
     // dtypes
     "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
     "uint64", "float8_e4m3", "float8_e4m3fn", "float8_e5m2", "float16",
@@ -59,8 +60,6 @@ static const StringRef kNotYet[] = {"cp_async_barrier_noinc",
                                     "reduce_bitand",
                                     "reduce_bitor",
                                     "reduce_bitxor",
-                                    "alloc_reducer",
-                                    "finalize_reducer",
                                     "alloc_tmem",
                                     "tcgen05_gemm",
                                     "attr",

@@ -120,7 +120,12 @@ FailureOr<Value> Elaborator::allocate(MemScope scope, CallArgs &args) {
       bindArgs(args, {"shape", "dtype", "scope"}, 2);
   if (failed(bound))
     return failure();
-  const Arg &shapeArg = *(*bound)[0];
+  return allocateBound(scope, args, *(*bound)[0], *(*bound)[1]);
+}
+
+FailureOr<Value> Elaborator::allocateBound(MemScope scope, CallArgs &args,
+                                           const Arg &shapeArg,
+                                           const Arg &dtypeArg) {
   std::optional<std::vector<Value>> shape = shapeOf(shapeArg.value, false);
   if (!shape || shape->empty()) {
     bool symbolic = shapeArg.value.isSequence() &&
@@ -154,7 +159,7 @@ FailureOr<Value> Elaborator::allocate(MemScope scope, CallArgs &args) {
     error(shapeArg.range, why);
     return failure();
   }
-  FailureOr<DType> dt = requireDType(*(*bound)[1]);
+  FailureOr<DType> dt = requireDType(dtypeArg);
   if (failed(dt))
     return failure();
   tile::MemorySpace space = scope == MemScope::Shared ? tile::MemorySpace::shared
@@ -690,6 +695,82 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     return allocate(MemScope::Fragment, args);
   if (name == "T.alloc_local")
     return allocate(MemScope::Local, args);
+  if (name == "T.alloc_reducer") {
+    // A fragment each thread accumulates its own partials into; the kind
+    // and replication travel on the alloc for the layout inference and
+    // tile.finalize_reducer (docs/language.md, section 8.2).
+    if (failed(requireKernel(args)))
+      return failure();
+    auto b = bind({"shape", "dtype", "op", "replication"}, 2);
+    if (failed(b))
+      return failure();
+    tile::ReduceKind kind = tile::ReduceKind::sum;
+    if (const std::optional<Arg> &op = (*b)[2]) {
+      std::optional<tile::ReduceKind> k;
+      if (op->value.is(Value::Str))
+        k = llvm::StringSwitch<std::optional<tile::ReduceKind>>(
+                op->value.getStr())
+                .Case("sum", tile::ReduceKind::sum)
+                .Case("max", tile::ReduceKind::max)
+                .Case("min", tile::ReduceKind::min)
+                .Default(std::nullopt);
+      if (!k) {
+        error(op->range, "`op` of `T.alloc_reducer` must be \"sum\", "
+                         "\"max\" or \"min\", got `" +
+                             op->value.repr() + "`");
+        return failure();
+      }
+      kind = *k;
+    }
+    // TileLang leaves an unspecified replication to the compiler: tilec
+    // picks "all", which needs no particular loop layout.
+    tile::ReducerReplication rep = tile::ReducerReplication::all;
+    if (const std::optional<Arg> &r = (*b)[3]; r && !r->value.isNone()) {
+      std::optional<tile::ReducerReplication> k;
+      if (r->value.is(Value::Str))
+        k = llvm::StringSwitch<std::optional<tile::ReducerReplication>>(
+                r->value.getStr())
+                .Case("all", tile::ReducerReplication::all)
+                .Case("none", tile::ReducerReplication::none)
+                .Default(std::nullopt);
+      if (!k) {
+        error(r->range, "`replication` of `T.alloc_reducer` must be "
+                        "\"all\" or \"none\", got `" +
+                            r->value.repr() + "`");
+        return failure();
+      }
+      rep = *k;
+    }
+    FailureOr<Value> buf =
+        allocateBound(MemScope::Fragment, args, *(*b)[0], *(*b)[1]);
+    if (failed(buf))
+      return failure();
+    auto alloc = buf->getBuffer().memref.getDefiningOp<tile::AllocOp>();
+    alloc.setReducerAttr(
+        tile::ReducerAttr::get(builder.getContext(), kind, rep));
+    return buf;
+  }
+  if (name == "T.finalize_reducer") {
+    if (failed(requireKernel(args)))
+      return failure();
+    auto b = bind({"reducer", "batch"}, 1);
+    if (failed(b))
+      return failure();
+    FailureOr<std::shared_ptr<BufferObject>> buf =
+        toBuffer(*(*b)[0], "the buffer of `T.finalize_reducer`");
+    if (failed(buf))
+      return failure();
+    auto alloc = (*buf)->memref.getDefiningOp<tile::AllocOp>();
+    if (!alloc || !alloc.getReducerAttr() || !(*buf)->storageShape.empty()) {
+      error((*b)[0]->range, "`T.finalize_reducer` needs a buffer from "
+                            "`T.alloc_reducer`; `" +
+                                (*buf)->name + "` is not a reducer");
+      note((*buf)->loc, "`" + (*buf)->name + "` declared here");
+      return failure();
+    }
+    tile::FinalizeReducerOp::create(builder, loc(at), (*buf)->memref);
+    return Value::none();
+  }
   if (name == "T.alloc_var") {
     if (failed(requireKernel(args)))
       return failure();

@@ -460,6 +460,41 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "reduction combiner", [
 }
 def Tile_ReduceKindAttr : Tile_EnumAttr<Tile_ReduceKind, "reduce_kind">;
 
+def Tile_ReducerReplication : I32EnumAttr<"ReducerReplication",
+    "which threads hold private copies of a reducer's elements", [
+      I32EnumAttrCase<"all", 0>,
+      I32EnumAttrCase<"none", 1>
+    ]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::tilec::tile";
+}
+
+def Tile_ReducerAttr : AttrDef<Tile_Dialect, "Reducer"> {
+  let mnemonic = "reducer";
+  let summary = "a fragment that threads accumulate into privately (T.alloc_reducer)";
+  let description = [{
+    Marks a fragment `tile.alloc` as TileLang's reducer: `kind` (sum, max
+    or min) is the only update its T.Parallel stores may make
+    (`r[i] = r[i] + x`, `T.max(r[i], x)`, `T.min(r[i], x)`), each thread
+    into its own copy of the element, and `tile.finalize_reducer` combines
+    the copies with `kind`. `replication = all`: the threads that the
+    updating loop spreads over one element each keep a private partial of
+    it (the layout inference lays the reducer out as that loop's layout
+    projected onto the reducer's dimensions; replicated lanes and warps are
+    the partial holders). `replication = none`: every element has one
+    owner thread, which does all its updates (finalize has nothing to
+    combine).
+
+    ```mlir
+    %o = tile.alloc "o" {reducer = #tile.reducer<sum, all>}
+        : memref<128xf32, #tile.space<fragment>>
+    ```
+  }];
+  let parameters = (ins EnumParameter<Tile_ReduceKind>:$kind,
+                        EnumParameter<Tile_ReducerReplication>:$replication);
+  let assemblyFormat = "`<` $kind `,` $replication `>`";
+}
+
 def Tile_ScanKind : I32EnumAttr<"ScanKind", "prefix-scan combiner", [
       I32EnumAttrCase<"sum", 0>,
       I32EnumAttrCase<"max", 1>

@@ -129,7 +129,8 @@ def Tile_AllocOp : Tile_Op<"alloc", [
     the user's variable name for diagnostics and dumps (the result is
     printed under that name); `layout`, a `#tile.fragment` of the buffer's
     shape on fragments only, is filled by layout inference (or pinned by a
-    T.gemm or `T.annotate_layout`). A rank-0 buffer in the `local` space is
+    T.gemm or `T.annotate_layout`); `reducer` (fragments only) marks
+    `T.alloc_reducer`'s buffers. A rank-0 buffer in the `local` space is
     a scalar variable.
 
     ```mlir
@@ -137,14 +138,15 @@ def Tile_AllocOp : Tile_Op<"alloc", [
     %acc = tile.alloc "acc" : memref<f32, #tile.space<local>>
     ```
   }];
-  let arguments = (ins StrAttr:$name, OptionalAttr<Tile_FragmentAttr>:$layout);
+  let arguments = (ins StrAttr:$name, OptionalAttr<Tile_FragmentAttr>:$layout,
+                       OptionalAttr<Tile_ReducerAttr>:$reducer);
   let results = (outs Res<AnyMemRef, "", [MemAlloc]>:$result);
   let assemblyFormat = "$name attr-dict `:` type($result)";
   let hasVerifier = 1;
   let builders = [
     OpBuilder<(ins "::mlir::MemRefType":$type, "::llvm::StringRef":$name), [{
       build($_builder, $_state, type, $_builder.getStringAttr(name),
-            ::tilec::tile::FragmentAttr());
+            ::tilec::tile::FragmentAttr(), ::tilec::tile::ReducerAttr());
     }]>
   ];
 }
@@ -460,6 +462,29 @@ def Tile_ReduceOp : Tile_Op<"reduce", [Tile_InKernel]> {
     `:` type($src) `->` type($dst)
   }];
   let hasVerifier = 1;
+}
+
+def Tile_FinalizeReducerOp : Tile_Op<"finalize_reducer", [Tile_InKernel]> {
+  let summary = "combine the private copies of a reducer (T.finalize_reducer)";
+  let description = [{
+    `reducer` is a fragment whose `tile.alloc` carries a `#tile.reducer`:
+    every element's copies, held by the threads its layout replicates it
+    over, are combined with the reducer's kind (sum, max or min), and each
+    holder ends with the result. Lowered like the cross-thread part of
+    `tile.reduce`: xor shuffles across the replicated lanes, then a shared
+    scratch buffer across the replicated warps.
+
+    ```mlir
+    tile.finalize_reducer %o : memref<128xf32, #tile.space<fragment>>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead, MemWrite]>:$reducer);
+  let assemblyFormat = "$reducer attr-dict `:` type($reducer)";
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The reducer's #tile.reducer (on its tile.alloc).
+    ::tilec::tile::ReducerAttr getReducerAttr();
+  }];
 }
 
 def Tile_ScanOp : Tile_Op<"scan", [Tile_InKernel]> {
