@@ -37,6 +37,16 @@ PLAIN = """            args = []
 TMA = """            import tilec_launch
             ptrs, keep = tilec_launch.kernel_arg_values(kern, vals, fn["params"])
 """
+# A kernel with a grid barrier (T.sync_grid; metadata "cooperative") runs
+# only under a cooperative launch: the driver sets up the barrier's
+# workspace for those alone (the runner's plain launch failed).
+LAUNCH = """            r = cuda.cuLaunchKernel(h, *grid, *kern["block"], sh, None, ptrs, None)
+"""
+COOPERATIVE_LAUNCH = """            if kern.get("cooperative"):
+                r = cuda.cuLaunchCooperativeKernel(h, *grid, *kern["block"], sh, None, ptrs)
+            else:
+                r = cuda.cuLaunchKernel(h, *grid, *kern["block"], sh, None, ptrs, None)
+"""
 # Valid index inputs (bench/diff_inputs.py): the runner's random integers
 # in [0, 4) are no valid cu_seqlens, token table or block table, and a
 # verdict on such inputs says nothing. The symbols first (a count symbol
@@ -165,7 +175,7 @@ def patched(source):
     for old, new in ((PLAIN, TMA), (SYMBOLS, SCALARS), (RANDOM_SYMBOLS, VALID_SYMBOLS),
                      (BEFORE_TILELANG, VALID_INDICES), (AUTOTUNE_SKIP, ""), (CLONES, POISON),
                      (TL_CALL, TL_POISONED), (RANDN, RANDN_SCALED), (CASES, CASES_ONLY),
-                     (TILEC_START, TILEC_PHASE)):
+                     (TILEC_START, TILEC_PHASE), (LAUNCH, COOPERATIVE_LAUNCH)):
         if source.count(old) != 1:
             sys.exit(f"diff_tma.py: diff_run.py changed; update the replacement of {old.strip()[:60]!r}")
         source = source.replace(old, new)

@@ -176,6 +176,10 @@ for name in ["mirror_sm90", "mirror_sm80"] if "mirror" in groups else []:
     mirror_case(name, 128 * 132)
     mirror_case(name, 128 * 1000 - 37)
     mirror_too_large(name)
+# One grid size per run (MIRROR_BLOCKS): which sizes the grid barrier
+# completes at, each under its own timeout.
+for blocks in [int(b) for b in groups[1:]] if groups[0] == "mirror_n" else []:
+    mirror_case("mirror_sm90", 128 * blocks)
 
 print("| case | elements | mismatches | max error | verdict |")
 print("|---|---|---|---|---|")
