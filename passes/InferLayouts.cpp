@@ -838,16 +838,11 @@ private:
       }
       if (threadsOffset)
         continue;
-      SmallVector<LinearLayout::NamedSize> outs;
-      for (auto [k, extent] : llvm::enumerate(extents))
-        outs.push_back({tensorDimName(k), int32_t(extent)});
-      llvm::Expected<LinearLayout> linear =
-          LinearLayout::create(std::move(ins), outs);
-      if (!linear) {
-        llvm::consumeError(linear.takeError());
-        continue;
-      }
       std::string error;
+      std::optional<LinearLayout> linear =
+          simt::createTileLayout(std::move(ins), extents, error);
+      if (!linear)
+        continue;
       std::optional<Layout> result =
           Layout::get(*linear, extents, error, threadsOf(loop.op, threads));
       if (!result)

@@ -274,12 +274,8 @@ std::optional<LinearLayout> simt::makeRowsInRegisters(ArrayRef<int64_t> shape,
   if (!inner)
     return std::nullopt;
   // The inner layout's bases, in tile order, with `dim` inserted as 0.
-  SmallVector<int> posOf(rest.size(), -1);
-  for (auto [pos, out] : llvm::enumerate(inner->getOutDims()))
-    for (size_t d = 0; d < rest.size(); ++d)
-      if (out.name == tensorDimName(d))
-        posOf[d] = int(pos);
   auto widen = [&](const LinearLayout::Basis &basis) {
+    SmallVector<int64_t> coord = simt::tileCoord(*inner, basis, rest.size());
     LinearLayout::Basis full;
     size_t r = 0;
     for (size_t d = 0; d < shape.size(); ++d) {
@@ -287,7 +283,7 @@ std::optional<LinearLayout> simt::makeRowsInRegisters(ArrayRef<int64_t> shape,
         full.push_back(0);
         continue;
       }
-      full.push_back(shape.size() == 1 || posOf[r] < 0 ? 0 : basis[posOf[r]]);
+      full.push_back(shape.size() == 1 ? 0 : int32_t(coord[r]));
       ++r;
     }
     return full;
@@ -307,14 +303,5 @@ std::optional<LinearLayout> simt::makeRowsInRegisters(ArrayRef<int64_t> shape,
       }
     ins.push_back(std::move(in));
   }
-  SmallVector<LinearLayout::NamedSize> outs;
-  for (auto [d, extent] : llvm::enumerate(shape))
-    outs.push_back({tensorDimName(d), int32_t(extent)});
-  llvm::Expected<LinearLayout> result =
-      LinearLayout::create(std::move(ins), outs);
-  if (!result) {
-    error = llvm::toString(result.takeError());
-    return std::nullopt;
-  }
-  return *result;
+  return simt::createTileLayout(std::move(ins), shape, error);
 }

@@ -235,6 +235,32 @@ int64_t Layout::contiguousRegisters() const {
 // Construction helpers
 //===----------------------------------------------------------------------===//
 
+std::optional<LinearLayout>
+simt::createTileLayout(std::vector<LinearLayout::InDim> ins,
+                       ArrayRef<int64_t> shape, std::string &error) {
+  SmallVector<LinearLayout::NamedSize> outs;
+  for (auto [d, extent] : llvm::enumerate(shape))
+    outs.push_back({tensorDimName(d), int32_t(extent)});
+  llvm::Expected<LinearLayout> result =
+      LinearLayout::create(std::move(ins), outs);
+  if (!result) {
+    error = llvm::toString(result.takeError());
+    return std::nullopt;
+  }
+  return std::move(*result);
+}
+
+SmallVector<int64_t> simt::tileCoord(const LinearLayout &linear,
+                                     const LinearLayout::Basis &basis,
+                                     size_t rank) {
+  SmallVector<int64_t> coord(rank, 0);
+  for (auto [pos, out] : llvm::enumerate(linear.getOutDims()))
+    for (size_t d = 0; d < rank; ++d)
+      if (out.name == tensorDimName(d))
+        coord[d] = basis[pos];
+  return coord;
+}
+
 std::optional<LinearLayout> simt::makeBlocked(ArrayRef<int64_t> shape,
                                               int64_t vec, int64_t threads,
                                               int64_t warpSize,
@@ -283,17 +309,9 @@ std::optional<LinearLayout> simt::makeReplicated(ArrayRef<int64_t> shape,
       in.bases.push_back(LinearLayout::Basis(shape.size(), 0));
     return in;
   };
-  SmallVector<LinearLayout::NamedSize> outs;
-  for (auto [d, extent] : llvm::enumerate(padded))
-    outs.push_back({tensorDimName(d), int32_t(extent)});
-  llvm::Expected<LinearLayout> result = LinearLayout::create(
+  return createTileLayout(
       {std::move(reg), zeros(kLane, lanes), zeros(kWarp, threads / lanes)},
-      outs);
-  if (!result) {
-    error = llvm::toString(result.takeError());
-    return std::nullopt;
-  }
-  return *result;
+      padded, error);
 }
 
 std::optional<LinearLayout> simt::reshapeDims(const LinearLayout &linear,
@@ -318,11 +336,7 @@ std::optional<LinearLayout> simt::reshapeDims(const LinearLayout &linear,
   // the new shape is its image's flat index split the new way, and XORs
   // of images stay XORs.
   auto remap = [&](const LinearLayout::Basis &basis) {
-    SmallVector<int64_t> coord(from.size(), 0);
-    for (auto [pos, out] : llvm::enumerate(linear.getOutDims()))
-      for (size_t d = 0; d < from.size(); ++d)
-        if (out.name == tensorDimName(d))
-          coord[d] = basis[pos];
+    SmallVector<int64_t> coord = tileCoord(linear, basis, from.size());
     uint64_t flat = 0;
     for (auto [extent, c] : llvm::zip(from, coord))
       flat = flat * uint64_t(extent) + uint64_t(c);
@@ -340,16 +354,7 @@ std::optional<LinearLayout> simt::reshapeDims(const LinearLayout &linear,
       out.bases.push_back(remap(basis));
     ins.push_back(std::move(out));
   }
-  SmallVector<LinearLayout::NamedSize> outs;
-  for (auto [d, extent] : llvm::enumerate(to))
-    outs.push_back({tensorDimName(d), int32_t(extent)});
-  llvm::Expected<LinearLayout> result =
-      LinearLayout::create(std::move(ins), outs);
-  if (!result) {
-    error = llvm::toString(result.takeError());
-    return std::nullopt;
-  }
-  return *result;
+  return createTileLayout(std::move(ins), to, error);
 }
 
 std::optional<LinearLayout> simt::selectDims(const Layout &layout,
@@ -357,12 +362,8 @@ std::optional<LinearLayout> simt::selectDims(const Layout &layout,
                                              ArrayRef<int64_t> newShape,
                                              std::string &error) {
   auto project = [&](const LinearLayout::Basis &basis) {
-    // The basis in tile order first.
-    SmallVector<int64_t> coord(layout.rank(), 0);
-    for (auto [pos, out] : llvm::enumerate(layout.linear().getOutDims()))
-      for (size_t d = 0; d < layout.rank(); ++d)
-        if (out.name == tensorDimName(d))
-          coord[d] = basis[pos];
+    SmallVector<int64_t> coord =
+        tileCoord(layout.linear(), basis, layout.rank());
     LinearLayout::Basis result;
     for (int d : dims)
       result.push_back(d < 0 ? 0 : int32_t(coord[d]));
@@ -400,16 +401,7 @@ std::optional<LinearLayout> simt::selectDims(const Layout &layout,
     }
     ins.push_back(std::move(in));
   }
-  SmallVector<LinearLayout::NamedSize> outs;
-  for (auto [d, extent] : llvm::enumerate(padded))
-    outs.push_back({tensorDimName(d), int32_t(extent)});
-  llvm::Expected<LinearLayout> result =
-      LinearLayout::create(std::move(ins), outs);
-  if (!result) {
-    error = llvm::toString(result.takeError());
-    return std::nullopt;
-  }
-  return *result;
+  return createTileLayout(std::move(ins), padded, error);
 }
 
 //===----------------------------------------------------------------------===//

@@ -132,6 +132,20 @@ private:
   llvm::SmallVector<int64_t> regMasks, threadMasks;
 };
 
+/// LinearLayout::create over a tile of `shape` (output dimensions dim0,
+/// dim1, ... with those extents: pad them first where they need not be
+/// powers of two); nullopt with the reason in `error`.
+std::optional<LinearLayout>
+createTileLayout(std::vector<LinearLayout::InDim> ins,
+                 llvm::ArrayRef<int64_t> shape, std::string &error);
+
+/// `basis`, an image of `linear` in the order of its output dimensions,
+/// as a coordinate in tile order (dim0 first) of a tile of `rank`
+/// dimensions; a dimension `linear` does not name is 0.
+llvm::SmallVector<int64_t> tileCoord(const LinearLayout &linear,
+                                     const LinearLayout::Basis &basis,
+                                     size_t rank);
+
 /// A blocked layout (library's blockedLayout) for a tile of `shape` over
 /// `threads` threads in warps of `warpSize`.
 std::optional<LinearLayout> makeBlocked(llvm::ArrayRef<int64_t> shape,

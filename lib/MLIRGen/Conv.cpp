@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Elaborator.h"
+#include "ValueArith.h"
 
 #include "tilec/Dialect/TileOps.h"
 
@@ -196,34 +197,14 @@ FailureOr<Value> Elaborator::im2col(CallArgs &args) {
   const Value &nhwStep = ints[0], &cStep = ints[1], &kernel = ints[2],
               &stride = ints[3], &dilation = ints[4], &pad = ints[5];
 
-  bool bad = false;
+  ValueArith va(*this, r);
   using K = ast::BinOpKind;
-  auto bin = [&](K op, const Value &a, const Value &c) {
-    if (bad)
-      return Value::integer(0);
-    FailureOr<Value> v = evalBinary(op, a, c, r);
-    if (failed(v)) {
-      bad = true;
-      return Value::integer(0);
-    }
-    return *v;
-  };
-  auto cmp = [&](BinaryOpLike op, const Value &a, const Value &c) {
-    if (bad)
-      return Value::boolean(true);
-    FailureOr<Value> v = runtimeBinary(op, a, c, r);
-    if (failed(v)) {
-      bad = true;
-      return Value::boolean(true);
-    }
-    return *v;
-  };
   auto dim = [&](unsigned d) -> Value {
     const Value &s = src.shape[d];
     if (s.is(Value::Symbol)) {
       FailureOr<Value> m = materialize(s, r);
       if (failed(m)) {
-        bad = true;
+        va.fail();
         return Value::integer(1);
       }
       return *m;
@@ -233,16 +214,19 @@ FailureOr<Value> Elaborator::im2col(CallArgs &args) {
   Value n = dim(0), h = dim(1), w = dim(2), c = dim(3);
   // The output extents, as TileLang's conv shapes compute them.
   auto outDim = [&](const Value &in) {
-    Value span = bin(K::Mul, dilation, bin(K::Sub, kernel, Value::integer(1)));
-    Value e = bin(
+    Value span =
+        va.bin(K::Mul, dilation, va.bin(K::Sub, kernel, Value::integer(1)));
+    Value e = va.bin(
         K::Sub,
-        bin(K::Sub, bin(K::Add, in, bin(K::Mul, pad, Value::integer(2))), span),
+        va.bin(K::Sub,
+               va.bin(K::Add, in, va.bin(K::Mul, pad, Value::integer(2))),
+               span),
         Value::integer(1));
-    return bin(K::Add, bin(K::FloorDiv, e, stride), Value::integer(1));
+    return va.bin(K::Add, va.bin(K::FloorDiv, e, stride), Value::integer(1));
   };
   Value oh = outDim(h), ow = outDim(w);
   int64_t rows = *dst.staticDim(0), cols = *dst.staticDim(1);
-  if (bad)
+  if (va.failed())
     return failure();
 
   Location l = loc(r.Start);
@@ -254,28 +238,28 @@ FailureOr<Value> Elaborator::im2col(CallArgs &args) {
   Value q = wrapRuntime(par.getBody()->getArgument(1), DType::Int32, true);
   // Row: the output pixel (n, oh, ow); column: the filter tap (kh, kw) and
   // channel, in the (KH, KW, C) order of the flattened filter.
-  Value m = bin(K::Add, bin(K::Mul, nhwStep, Value::integer(rows)), p);
-  Value k = bin(K::Add, bin(K::Mul, cStep, Value::integer(cols)), q);
-  Value pix = bin(K::Mul, oh, ow);
-  Value ni = bin(K::FloorDiv, m, pix);
-  Value oy = bin(K::Mod, bin(K::FloorDiv, m, ow), oh);
-  Value ox = bin(K::Mod, m, ow);
-  Value ch = bin(K::Mod, k, c);
-  Value kx = bin(K::Mod, bin(K::FloorDiv, k, c), kernel);
-  Value ky = bin(K::FloorDiv, k, bin(K::Mul, c, kernel));
-  Value y = bin(K::Add, bin(K::Sub, bin(K::Mul, oy, stride), pad),
-                bin(K::Mul, ky, dilation));
-  Value x = bin(K::Add, bin(K::Sub, bin(K::Mul, ox, stride), pad),
-                bin(K::Mul, kx, dilation));
+  Value m = va.bin(K::Add, va.bin(K::Mul, nhwStep, Value::integer(rows)), p);
+  Value k = va.bin(K::Add, va.bin(K::Mul, cStep, Value::integer(cols)), q);
+  Value pix = va.bin(K::Mul, oh, ow);
+  Value ni = va.bin(K::FloorDiv, m, pix);
+  Value oy = va.bin(K::Mod, va.bin(K::FloorDiv, m, ow), oh);
+  Value ox = va.bin(K::Mod, m, ow);
+  Value ch = va.bin(K::Mod, k, c);
+  Value kx = va.bin(K::Mod, va.bin(K::FloorDiv, k, c), kernel);
+  Value ky = va.bin(K::FloorDiv, k, va.bin(K::Mul, c, kernel));
+  Value y = va.bin(K::Add, va.bin(K::Sub, va.bin(K::Mul, oy, stride), pad),
+                   va.bin(K::Mul, ky, dilation));
+  Value x = va.bin(K::Add, va.bin(K::Sub, va.bin(K::Mul, ox, stride), pad),
+                   va.bin(K::Mul, kx, dilation));
   Value zero = Value::integer(0);
   std::vector<Value> conds = {
-      cmp(BinaryOpLike::Lt, ni, n),   cmp(BinaryOpLike::Lt, ky, kernel),
-      cmp(BinaryOpLike::Ge, y, zero), cmp(BinaryOpLike::Lt, y, h),
-      cmp(BinaryOpLike::Ge, x, zero), cmp(BinaryOpLike::Lt, x, w)};
+      va.op(BinaryOpLike::Lt, ni, n),   va.op(BinaryOpLike::Lt, ky, kernel),
+      va.op(BinaryOpLike::Ge, y, zero), va.op(BinaryOpLike::Lt, y, h),
+      va.op(BinaryOpLike::Ge, x, zero), va.op(BinaryOpLike::Lt, x, w)};
   Value cond = conds[0];
   for (size_t i = 1; i < conds.size(); ++i)
-    cond = cmp(BinaryOpLike::And, cond, conds[i]);
-  if (bad) {
+    cond = va.op(BinaryOpLike::And, cond, conds[i]);
+  if (va.failed()) {
     regionDepth = depth;
     return failure();
   }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Elaborator.h"
+#include "ValueArith.h"
 
 #include "tilec/Dialect/TileOps.h"
 
@@ -104,58 +105,18 @@ Flow Elaborator::execPersistentLoop(const ast::ForStmt &s,
               Twine(n) + " dimension" + (n == 1 ? "" : "s"));
     return Flow::Error;
   }
-  bool bad = false;
-  auto bin = [&](ast::BinOpKind op, const Value &a, const Value &c) {
-    if (bad)
-      return Value::integer(0);
-    FailureOr<Value> v = evalBinary(op, a, c, r);
-    if (failed(v)) {
-      bad = true;
-      return Value::integer(0);
-    }
-    return *v;
-  };
-  auto minMax = [&](BinaryOpLike op, const Value &a, const Value &c) {
-    if (bad)
-      return Value::integer(0);
-    if (a.isIntLike() && c.isIntLike())
-      return Value::integer(op == BinaryOpLike::Min
-                                ? std::min(a.getInt(), c.getInt())
-                                : std::max(a.getInt(), c.getInt()));
-    FailureOr<Value> v = runtimeBinary(op, a, c, r);
-    if (failed(v)) {
-      bad = true;
-      return Value::integer(0);
-    }
-    return *v;
-  };
-  auto less = [&](const Value &a, const Value &c) {
-    if (bad)
-      return Value::boolean(true);
-    if (a.isIntLike() && c.isIntLike())
-      return Value::boolean(a.getInt() < c.getInt());
-    FailureOr<Value> v = runtimeBinary(BinaryOpLike::Lt, a, c, r);
-    if (failed(v)) {
-      bad = true;
-      return Value::boolean(true);
-    }
-    return *v;
-  };
+  ValueArith va(*this, r);
   using K = ast::BinOpKind;
-  auto ceilDiv = [&](const Value &a, const Value &c) {
-    return bin(K::FloorDiv, bin(K::Sub, bin(K::Add, a, c), Value::integer(1)),
-               c);
-  };
   const Value &last = spec.domain.back();
-  Value group = minMax(BinaryOpLike::Max, Value::integer(1),
-                       minMax(BinaryOpLike::Min, spec.groupSize, last));
-  Value groups = ceilDiv(last, group);
+  Value group = va.op(BinaryOpLike::Max, Value::integer(1),
+                      va.op(BinaryOpLike::Min, spec.groupSize, last));
+  Value groups = va.ceilDiv(last, group);
   Value outer = Value::integer(1);
   for (size_t k = 0; k + 1 < n; ++k)
-    outer = bin(K::Mul, outer, spec.domain[k]);
-  Value padded = bin(K::Mul, bin(K::Mul, outer, groups), group);
-  Value waves = ceilDiv(padded, spec.waveSize);
-  if (bad)
+    outer = va.bin(K::Mul, outer, spec.domain[k]);
+  Value padded = va.bin(K::Mul, va.bin(K::Mul, outer, groups), group);
+  Value waves = va.ceilDiv(padded, spec.waveSize);
+  if (va.failed())
     return Flow::Error;
 
   Location l = loc(s.getLoc());
@@ -168,20 +129,20 @@ Flow Elaborator::execPersistentLoop(const ast::ForStmt &s,
   builder.setInsertionPoint(loop.getBody()->getTerminator());
   Value w = wrapRuntime(loop.getInductionVar(), DType::Int32,
                         /*isIndex=*/true);
-  Value linear = bin(K::Add, bin(K::Mul, w, spec.waveSize), spec.index);
+  Value linear = va.bin(K::Add, va.bin(K::Mul, w, spec.waveSize), spec.index);
   // Mixed-radix digits, least significant first.
-  Value offset = bin(K::Mod, linear, group);
-  Value rem = bin(K::FloorDiv, linear, group);
+  Value offset = va.bin(K::Mod, linear, group);
+  Value rem = va.bin(K::FloorDiv, linear, group);
   std::vector<Value> coords(n);
   if (n == 1) {
-    coords[0] = bin(K::Add, bin(K::Mul, rem, group), offset);
+    coords[0] = va.bin(K::Add, va.bin(K::Mul, rem, group), offset);
   } else {
-    Value g = bin(K::Mod, rem, groups);
-    rem = bin(K::FloorDiv, rem, groups);
-    coords[n - 1] = bin(K::Add, bin(K::Mul, g, group), offset);
+    Value g = va.bin(K::Mod, rem, groups);
+    rem = va.bin(K::FloorDiv, rem, groups);
+    coords[n - 1] = va.bin(K::Add, va.bin(K::Mul, g, group), offset);
     for (size_t k = n - 2; k >= 1; --k) {
-      coords[k] = bin(K::Mod, rem, spec.domain[k]);
-      rem = bin(K::FloorDiv, rem, spec.domain[k]);
+      coords[k] = va.bin(K::Mod, rem, spec.domain[k]);
+      rem = va.bin(K::FloorDiv, rem, spec.domain[k]);
     }
     coords[0] = rem;
   }
@@ -190,28 +151,20 @@ Flow Elaborator::execPersistentLoop(const ast::ForStmt &s,
   // true is dropped.
   std::optional<Value> cond;
   auto require = [&](const Value &c) {
-    if (bad || (c.isConstant() && c.truthy()))
+    if (va.failed() || (c.isConstant() && c.truthy()))
       return;
-    if (!cond) {
-      cond = c;
-      return;
-    }
-    FailureOr<Value> both = runtimeBinary(BinaryOpLike::And, *cond, c, r);
-    if (failed(both))
-      bad = true;
-    else
-      cond = *both;
+    cond = cond ? va.op(BinaryOpLike::And, *cond, c) : c;
   };
   bool wholeWaves = waves.isIntLike() && spec.waveSize.isIntLike() &&
                     padded.isIntLike() &&
                     waves.getInt() * spec.waveSize.getInt() == padded.getInt();
   if (!wholeWaves)
-    require(less(linear, padded));
+    require(va.op(BinaryOpLike::Lt, linear, padded));
   bool wholeGroups = last.isIntLike() && group.isIntLike() &&
                      last.getInt() % group.getInt() == 0;
   if (!wholeGroups)
-    require(less(coords[n - 1], last));
-  if (bad)
+    require(va.op(BinaryOpLike::Lt, coords[n - 1], last));
+  if (va.failed())
     return Flow::Error;
   loopExits.push_back(nullptr);
   llvm::scope_exit popExit([&] { loopExits.pop_back(); });

@@ -67,6 +67,7 @@
 
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/GlobalVariable.h"
+#include "llvm/IR/InstrTypes.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/IR/Verifier.h"
@@ -351,6 +352,24 @@ static void splitByIndexWidth(ArrayRef<gpu::GPUModuleOp> gpuModules,
   }
 }
 
+/// Marks every inline-asm call convergent, as clang does for device code
+/// (CUDA, HIP, OpenCL): the asm may hold a block barrier, a warp- or
+/// warpgroup-collective instruction (`bar.sync`, `wgmma.mma_async.sync.aligned`)
+/// or a wait others depend on, and MLIR's llvm.inline_asm cannot say so.
+/// Without the attribute LLVM may duplicate the call into control flow
+/// that diverges between threads: jump threading copied T.sync_grid's asm
+/// (two `bar.sync 0`) into both arms of the guard `if bx * 128 + i < n`,
+/// so the threads of a partial last block waited at different barriers and
+/// the grid hung.
+static void markInlineAsmConvergent(llvm::Module &module) {
+  for (llvm::Function &f : module)
+    for (llvm::BasicBlock &block : f)
+      for (llvm::Instruction &inst : block)
+        if (auto *call = llvm::dyn_cast<llvm::CallBase>(&inst))
+          if (call->isInlineAsm())
+            call->addFnAttr(llvm::Attribute::Convergent);
+}
+
 /// Translates a lowered gpu.module, verifying the result here so that a
 /// verifier complaint becomes a diagnostic instead of text on stderr.
 static std::unique_ptr<llvm::Module>
@@ -363,6 +382,7 @@ translateGPUModule(gpu::GPUModuleOp gpuModule, llvm::LLVMContext &llvmCtx) {
     return nullptr;
   }
   declareDynamicSharedExternal(*translated);
+  markInlineAsmConvergent(*translated);
   std::string problems;
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(*translated, &os)) {
