@@ -18,6 +18,7 @@
 #include "tilec/Dialect/TileOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -1635,7 +1636,8 @@ namespace tilec {
 void loadMLIRGenDialects(MLIRContext &context) {
   context.loadDialect<tile::TileDialect, func::FuncDialect,
                       arith::ArithDialect, math::MathDialect,
-                      memref::MemRefDialect, scf::SCFDialect>();
+                      memref::MemRefDialect, scf::SCFDialect,
+                      gpu::GPUDialect>();
 }
 
 OwningOpRef<ModuleOp> elaborate(const ast::Module &module, MLIRContext &context,

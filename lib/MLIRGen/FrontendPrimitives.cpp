@@ -15,6 +15,9 @@
 #include "Elaborator.h"
 
 #include "tilec/Dialect/TileOps.h"
+#include "tilec/Target/TargetInfo.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 
 using namespace mlir;
 using llvm::SMRange;
@@ -38,7 +41,9 @@ static const StringRef kFrontendPrimitives[] = {
     // a view of a buffer with another shape (Reshape.cpp)
     "reshape",
     // a global tensor at an address from a T.ptr table (PointerTensors.cpp)
-    "make_tensor"};
+    "make_tensor",
+    // TVM's warp shuffle (CUDA's __shfl_sync with a width)
+    "tvm_warp_shuffle"};
 
 llvm::ArrayRef<StringRef> frontendPrimitiveNames() {
   return kFrontendPrimitives;
@@ -70,6 +75,101 @@ Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
     if (failed(r))
       return failure();
     return R(*r);
+  }
+
+  // T.tvm_warp_shuffle(mask, value, lane, width, warp_size): TVM's
+  // intrinsic, which TileLang prints as CUDA's __shfl_sync(mask, value,
+  // lane, width): within each aligned group of `width` lanes, the value of
+  // the group's lane `lane % width`. A gpu.shuffle idx over the whole warp
+  // from that lane (its own `width` operand means "the first width lanes",
+  // not groups), through 32 bits.
+  if (name == "T.tvm_warp_shuffle") {
+    auto b = bind({"mask", "value", "lane", "width", "warp_size"}, 5);
+    if (failed(b))
+      return failure();
+    const TargetInfo *target = TargetInfo::lookup(options.target);
+    int64_t warp = target ? int64_t(target->warpSize()) : 32;
+    auto constInt = [&](const Arg &a, StringRef what) -> std::optional<int64_t> {
+      if (a.value.isIntLike())
+        return a.value.getInt();
+      error(a.range, "`" + Twine(what) + "` of `T.tvm_warp_shuffle` must be "
+                     "a compile-time integer, got `" + a.value.repr() + "`");
+      return std::nullopt;
+    };
+    // `warp_size` is the lanes TVM's warp-memory pass assumed; CUDA's
+    // code generator drops it, and so does tilec.
+    std::optional<int64_t> mask = constInt(*(*b)[0], "mask");
+    std::optional<int64_t> width = constInt(*(*b)[3], "width");
+    if (!mask || !width)
+      return failure();
+    // TileLang passes CUDA's full mask on every target (HIP's shuffles
+    // ignore it).
+    if ((uint64_t(*mask) & 0xFFFFFFFFu) != 0xFFFFFFFFu) {
+      error((*b)[0]->range, "`T.tvm_warp_shuffle` with a mask of only some "
+                            "lanes is not supported yet by tilec: give the "
+                            "full mask (0xFFFFFFFF), every lane taking part");
+      return failure();
+    }
+    if (*width < 1 || *width > warp || !llvm::isPowerOf2_64(uint64_t(*width))) {
+      error((*b)[3]->range, "`width` of `T.tvm_warp_shuffle` must be a power "
+                            "of two from 1 to " + Twine(warp) + ", got " +
+                            Twine(*width));
+      return failure();
+    }
+    const Arg &valueArg = *(*b)[1];
+    FailureOr<Value> scalar = toScalar(valueArg.value, valueArg.range);
+    if (failed(scalar))
+      return failure();
+    FailureOr<Value> runtime = materialize(*scalar, valueArg.range);
+    if (failed(runtime))
+      return failure();
+    if (!runtime->is(Value::Runtime) || runtime->getRuntime().dtype.bits() > 32 ||
+        runtime->getRuntime().dtype.bits() == 1) {
+      error(valueArg.range, "`T.tvm_warp_shuffle` moves a scalar of at most "
+                            "32 bits, got `" + runtime->repr() + "`");
+      return failure();
+    }
+    DType dtype = runtime->getRuntime().dtype;
+    FailureOr<Value> laneScalar = toScalar((*b)[2]->value, (*b)[2]->range);
+    if (failed(laneScalar))
+      return failure();
+    Location l = loc(args.range.Start);
+    Type i32 = builder.getI32Type();
+    FailureOr<mlir::Value> lane = toIR(*laneScalar, i32, (*b)[2]->range);
+    FailureOr<mlir::Value> v = toIR(*runtime, irType(dtype), valueArg.range);
+    if (failed(lane) || failed(v))
+      return failure();
+    auto c32 = [&](int64_t x) {
+      return arith::ConstantIntOp::create(builder, l, i32, x).getResult();
+    };
+    mlir::Value src = arith::AndIOp::create(builder, l, *lane, c32(*width - 1));
+    if (*width < warp) {
+      mlir::Value self = arith::IndexCastUIOp::create(
+          builder, l, i32, gpu::LaneIdOp::create(builder, l, nullptr));
+      mlir::Value base =
+          arith::AndIOp::create(builder, l, self, c32(~(*width - 1)));
+      src = arith::OrIOp::create(builder, l, base, src);
+    }
+    // Through 32 bits: gpu.shuffle moves i32 / f32.
+    Type ty = irType(dtype);
+    unsigned bits = dtype.bits();
+    mlir::Value wide = *v;
+    if (bits < 32) {
+      Type narrowInt = builder.getIntegerType(bits);
+      if (!isa<IntegerType>(ty))
+        wide = arith::BitcastOp::create(builder, l, narrowInt, wide);
+      wide = arith::ExtUIOp::create(builder, l, i32, wide);
+    }
+    mlir::Value got = gpu::ShuffleOp::create(builder, l, wide, src, c32(warp),
+                                             gpu::ShuffleMode::IDX)
+                          .getShuffleResult();
+    if (bits < 32) {
+      Type narrowInt = builder.getIntegerType(bits);
+      got = arith::TruncIOp::create(builder, l, narrowInt, got);
+      if (!isa<IntegerType>(ty))
+        got = arith::BitcastOp::create(builder, l, ty, got);
+    }
+    return R(wrapRuntime(got, dtype, false));
   }
 
   // T.reinterpret: the bits of a scalar as another dtype of the same

@@ -1700,6 +1700,28 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     lay->constructor = "make_swizzled_layout";
     return Value::layout(lay);
   }
+  // TileLang's swizzle for shared tiles that ldmatrix reads; like
+  // make_swizzled_layout it leaves tilec to choose the swizzle (the choice
+  // never changes what a program computes). `is_smooth=True` asks for
+  // TileLang's unswizzled layout of its ladder transforms instead.
+  if (name == "tilelang.cuda.intrinsics.make_mma_swizzle_layout") {
+    auto b = bind({"shared_buf", "is_smooth"}, 1);
+    if (failed(b))
+      return failure();
+    FailureOr<std::shared_ptr<BufferObject>> buf = toBuffer(
+        *(*b)[0], "the buffer of `make_mma_swizzle_layout`");
+    if (failed(buf))
+      return failure();
+    if ((*b)[1] && !(*b)[1]->value.isNone() &&
+        !((*b)[1]->value.isConstant() && !(*b)[1]->value.truthy())) {
+      error((*b)[1]->range, "`make_mma_swizzle_layout` with `is_smooth` "
+                            "other than False is not supported yet by tilec");
+      return failure();
+    }
+    auto lay = std::make_shared<sema::LayoutObject>();
+    lay->constructor = "make_swizzled_layout";
+    return Value::layout(lay);
+  }
   if (name == "T.Layout") {
     // An index map; T.annotate_layout decides where it can be honored.
     auto b = bind({"shape", "forward_fn"}, 2);

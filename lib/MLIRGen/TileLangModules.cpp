@@ -176,6 +176,10 @@ static const StringRef kQuantize[] = {
     "_tir_packed_to_unsigned_convert", "_tir_packed_to_signed_convert",
     "_tir_packed_int_to_int_convert",
     "_tir_packed_to_unsigned_convert_with_zeros"};
+/// TileLang's CUDA intrinsics helpers that tilec provides: the swizzled
+/// layout for ldmatrix-read shared tiles (`tilelang.intrinsics` in older
+/// releases).
+static const StringRef kCudaIntrinsics[] = {"make_mma_swizzle_layout"};
 /// What tilec has of `from tilelang import tvm`.
 static const StringRef kTvm[] = {"DataType"};
 
@@ -210,6 +214,8 @@ std::optional<llvm::ArrayRef<StringRef>> tileLangModuleNames(StringRef module) {
     return llvm::ArrayRef<StringRef>(kQuantize);
   if (module == "tilelang.tvm")
     return llvm::ArrayRef<StringRef>(kTvm);
+  if (module == "tilelang.cuda.intrinsics" || module == "tilelang.intrinsics")
+    return llvm::ArrayRef<StringRef>(kCudaIntrinsics);
   if (module == kPassConfigEnum || module == "tilelang.transform.PassConfigKey") {
     static const std::vector<StringRef> members = passConfigMembers();
     return llvm::ArrayRef<StringRef>(members);
@@ -223,7 +229,8 @@ bool isCompileTimeModule(StringRef module) {
        "tilelang.transform", "tilelang.math", "tilelang.carver",
        "tilelang.carver.arch", "tilelang.tileop", "tilelang.tileop.base",
        "tilelang.language.fp8", "tilelang.tools", "tilelang.tools.cuda",
-       "typing", "functools", "tilelang.quantize"},
+       "typing", "functools", "tilelang.quantize", "tilelang.cuda.intrinsics",
+       "tilelang.intrinsics"},
       module);
 }
 
@@ -237,6 +244,8 @@ std::string canonicalBuiltin(StringRef q) {
     return "T.GemmWarpPolicy";
   if (q == "tilelang.layout.make_swizzled_layout")
     return "T.make_swizzled_layout";
+  if (q == "tilelang.intrinsics.make_mma_swizzle_layout")
+    return "tilelang.cuda.intrinsics.make_mma_swizzle_layout";
   if (q == "tilelang.tvm.DataType")
     return "tilelang.DataType";
   if (q == "tilelang.math.cdiv")
@@ -384,6 +393,8 @@ FailureOr<Value> Elaborator::callTileLang(StringRef name, CallArgs &args) {
     return Value::builtin(name.str()); // a decorator without effect here
   if (name.starts_with("tilelang.quantize."))
     return callQuantize(name, args);
+  if (name == "tilelang.cuda.intrinsics.make_mma_swizzle_layout")
+    return callPrimitive(name, args); // with the other layouts
   error(args.range, "`" + name + "` is not available in .tile files");
   return failure();
 }
