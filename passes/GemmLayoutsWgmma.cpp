@@ -193,6 +193,13 @@ bool wgmmaOperandUses(tile::AllocOp alloc) {
     if (copy && copy.getSrc() == alloc.getResult() &&
         tile::isGlobal(cast<MemRefType>(copy.getDst().getType())))
       continue;
+    // A copy out of it into a fragment (FlashMLA's Q_pe for the register
+    // form of a later gemm): tile-lower-simt reads it through the swizzle
+    // as it does the copies into it.
+    if (copy && copy.getSrc() == alloc.getResult() &&
+        tile::getMemorySpace(cast<MemRefType>(copy.getDst().getType())) ==
+            tile::MemorySpace::fragment)
+      continue;
     if (!copy || copy.getDst() != alloc.getResult())
       return false;
     if (gemm::isOperandCopy(copy))

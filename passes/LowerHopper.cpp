@@ -109,9 +109,12 @@ LogicalResult lowerTmaCopy(KernelLowering &kernel, tile::TmaCopyOp op) {
       tile::MmaAttr mma = gemm::readMma(gemm);
       (mma && mma.getKind() == tile::MmaKind::wgmma ? wgmmaReads : otherReads) =
           true;
-    } else if (!isa<tile::TmaCopyOp, memref::MemorySpaceCastOp>(user)) {
+    } else if (!isa<tile::TmaCopyOp, memref::MemorySpaceCastOp,
+                    tile::CopyOp>(user)) {
       // (The workgroup-space casts are the lowered T.tma_copy ops' own,
-      // when several fill one buffer.)
+      // when several fill one buffer. Tile copies into or out of a wgmma
+      // operand are the ones tile-infer-layouts let it have, all through
+      // its swizzle: GemmLayoutsWgmma.cpp, wgmmaOperandUses.)
       otherReads = true;
     }
   }

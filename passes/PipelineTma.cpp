@@ -108,13 +108,15 @@ std::optional<TmaCopy> simt::planTmaCopy(tile::CopyOp copy, Value dstBuffer,
   ArrayRef<int64_t> dstExtents = copy.getDstExtents();
   ValueRange dstOffsets = copy.getDstOffsets();
   plan.cols = dstExtents.back();
+  // Offsets folded through the arithmetic a fully unrolled T.unroll loop
+  // leaves (`64 * j` with j a constant per copy; FlashMLA's KV atoms).
+  llvm::DenseMap<Value, int64_t> env;
   std::optional<int64_t> col0 = dstOffsets.empty()
                                     ? std::optional<int64_t>(0)
-                                    : getConstantIntValue(dstOffsets.back());
+                                    : evalIndex(dstOffsets.back(), env);
   std::optional<int64_t> row0 =
-      dstOffsets.size() < 2
-          ? std::optional<int64_t>(0)
-          : getConstantIntValue(dstOffsets.drop_back().back());
+      dstOffsets.size() < 2 ? std::optional<int64_t>(0)
+                            : evalIndex(dstOffsets.drop_back().back(), env);
   int64_t boxRows = dstExtents.size() < 2 ? 1 : dstExtents.drop_back().back();
   bool leadingUnits =
       llvm::all_of(dstExtents.drop_back(2), [](int64_t e) { return e == 1; });
