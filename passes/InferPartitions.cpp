@@ -35,6 +35,7 @@ using namespace tilec;
 
 namespace {
 constexpr int64_t kWarpgroup = 128;
+constexpr int64_t kWarpThreads = 32;
 
 /// The partition attribute on `op` itself, if any.
 tile::PartitionAttr ownPartition(Operation *op) {
@@ -84,7 +85,9 @@ LogicalResult simt::inferPartitions(Operation *kernel, int64_t threads) {
   threadBranchesToRegions(kernel);
   bool failed = false;
   kernel->walk([&](tile::WsOp ws) {
-    tile::PartitionAttr range = rangeOf(ws);
+    // A branch arm of whole warps (ThreadPartitions.cpp) brings its own.
+    tile::PartitionAttr range =
+        ownPartition(ws) ? ownPartition(ws) : rangeOf(ws);
     if (range.getEnd() > threads) {
       ws.emitError() << "T.ws(" << ws.getWarpgroupsAttr() << ") runs threads ["
                      << range.getBegin() << ", " << range.getEnd()
@@ -138,14 +141,16 @@ LogicalResult simt::inferPartitions(Operation *kernel, int64_t threads) {
     if (!common || !*common)
       return WalkResult::advance();
     tile::PartitionAttr p = *common;
-    if (p.getBegin() % p.getThreads()) {
+    // Layouts number a partition's threads from its first (the lowering
+    // subtracts it), so a partition need not start at a multiple of its
+    // size; but lanes are the thread index's low bits, and shuffles and
+    // named barriers work in whole warps.
+    if (p.getBegin() % kWarpThreads) {
       alloc.emitError() << "fragment `" << alloc.getName()
                         << "` belongs to threads [" << p.getBegin() << ", "
                         << p.getEnd()
-                        << "), which do not start at a multiple of their "
-                           "count; tilec lays fragments out over such "
-                           "aligned ranges only (T.ws(i) with one warpgroup "
-                           "always is)";
+                        << "), which do not start at a whole warp; tilec "
+                           "lays fragments out over whole warps only";
       return WalkResult::interrupt();
     }
     alloc->setAttr(tile::PartitionAttr::getAttrName(), p);

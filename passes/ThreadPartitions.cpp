@@ -46,6 +46,7 @@ using namespace tilec;
 
 namespace {
 constexpr int64_t kWarpgroup = 128;
+constexpr int64_t kWarpThreads = 32;
 
 /// `v` for thread `tid`, folding the integer arith ops it is made of, or
 /// nullopt where it depends on anything but the thread index and constants.
@@ -188,7 +189,9 @@ std::optional<std::pair<int64_t, int64_t>> admitted(Value cond, int64_t begin,
   return std::pair<int64_t, int64_t>{lo, hi};
 }
 
-bool whole(int64_t t) { return t % kWarpgroup == 0; }
+/// Arms split the block at whole warps: a warp's lanes run one arm, and
+/// the layouts, shuffles and named barriers of an arm's ops work in warps.
+bool whole(int64_t t) { return t % kWarpThreads == 0; }
 
 /// The arms of the chain `ifOp` heads over threads [begin, end), and the pure
 /// ops of its `elif` blocks that compute the later conditions (`hoist`).
@@ -268,7 +271,7 @@ void simt::threadBranchesToRegions(Operation *op) {
   if (!kernel)
     return; // outlined: its branches are the guard lowering's
   int64_t threads = kernel.getThreads();
-  if (!whole(threads) || threads == kWarpgroup)
+  if (!whole(threads) || threads == kWarpThreads)
     return;
   SmallVector<scf::IfOp> ifs;
   for (Operation &op : *kernel.getBody())
@@ -285,7 +288,7 @@ void simt::threadBranchesToRegions(Operation *op) {
         }))
       continue;
     LLVM_DEBUG(llvm::dbgs() << "thread branch with " << arms.size()
-                            << " warpgroup arms at " << ifOp.getLoc()
+                            << " arms at " << ifOp.getLoc()
                             << ": T.ws regions\n");
     for (Operation *h : hoist)
       h->moveBefore(ifOp);
@@ -293,11 +296,19 @@ void simt::threadBranchesToRegions(Operation *op) {
     for (const Arm &arm : arms) {
       if (arm.begin == arm.end)
         continue; // no thread runs it
+      // The warpgroups the arm's threads lie in; an arm of whole warps
+      // that are not whole warpgroups records its own thread range, which
+      // inferPartitions keeps.
       SmallVector<int64_t> ids;
-      for (int64_t w = arm.begin / kWarpgroup; w < arm.end / kWarpgroup; ++w)
+      for (int64_t w = arm.begin / kWarpgroup;
+           w < llvm::divideCeil(arm.end, kWarpgroup); ++w)
         ids.push_back(w);
       auto ws =
           tile::WsOp::create(b, ifOp.getLoc(), b.getDenseI64ArrayAttr(ids));
+      if (arm.begin % kWarpgroup || arm.end % kWarpgroup)
+        ws->setAttr(tile::PartitionAttr::getAttrName(),
+                    tile::PartitionAttr::get(b.getContext(), arm.begin,
+                                             arm.end - arm.begin));
       Block *body = new Block();
       ws.getBody().push_back(body);
       body->getOperations().splice(body->end(), arm.block->getOperations(),

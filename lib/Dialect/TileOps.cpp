@@ -995,6 +995,14 @@ LogicalResult WsOp::verify() {
       return emitOpError() << "warpgroups are consecutive non-negative ids, "
                               "got "
                            << getWarpgroupsAttr();
+  // An arm of whole warps of a thread branch (ThreadPartitions.cpp) records
+  // its threads, inside the warpgroups it names.
+  if (auto p = (*this)->getAttrOfType<PartitionAttr>(
+          PartitionAttr::getAttrName()))
+    if (p.getBegin() < ids.front() * 128 || p.getEnd() > (ids.back() + 1) * 128)
+      return emitOpError() << "runs threads [" << p.getBegin() << ", "
+                           << p.getEnd() << "), outside its warpgroups "
+                           << getWarpgroupsAttr();
   return success();
 }
 
