@@ -125,7 +125,8 @@ LogicalResult simt::inferPartitions(Operation *kernel, int64_t threads) {
         if (!a)
           return "by every thread of the block";
         return "by threads [" + std::to_string(a.getBegin()) + ", " +
-               std::to_string(a.getEnd()) + ") (a T.ws region)";
+               std::to_string(a.getEnd()) +
+               ") (a T.ws region or an arm of a thread branch)";
       };
       InFlightDiagnostic diag =
           user->emitError()

@@ -999,10 +999,15 @@ LogicalResult WsOp::verify() {
   // its threads, inside the warpgroups it names.
   if (auto p = (*this)->getAttrOfType<PartitionAttr>(
           PartitionAttr::getAttrName()))
-    if (p.getBegin() < ids.front() * 128 || p.getEnd() > (ids.back() + 1) * 128)
+    if (p.getBegin() < ids.front() * 128 ||
+        p.getEnd() > (ids.back() + 1) * 128) {
+      std::string names;
+      for (int64_t id : ids)
+        names += (names.empty() ? "" : ", ") + std::to_string(id);
       return emitOpError() << "runs threads [" << p.getBegin() << ", "
-                           << p.getEnd() << "), outside its warpgroups "
-                           << getWarpgroupsAttr();
+                           << p.getEnd() << "), outside its warpgroups ["
+                           << names << "]";
+    }
   return success();
 }
 
