@@ -6,7 +6,8 @@
 // T.gemm's warp split, a fragment's layout, a T.Parallel loop's. The
 // decision is `tile.partition = #tile.partition<begin, threads>`:
 //
-// - on each tile.ws: its warpgroups' thread range;
+// - on each tile.ws: its warpgroups' thread range, or the range of whole
+//   warps a thread-branch arm recorded on it (ThreadPartitions.cpp);
 // - on each fragment whose users all sit in tile.ws regions of one range
 //   (a fragment used inside a region and outside it, or in two regions of
 //   different ranges, is a located error: its registers belong to one set
@@ -15,9 +16,10 @@
 // tile-infer-layouts runs this first and lays out every fragment, loop and
 // gemm over the threads of its partition (threadsOf); tile-lower-simt
 // follows it (the region becomes a branch on the thread index, and the
-// ops in it number their threads from the partition's first). Layouts are
-// linear in the thread index's bits, so a fragment's partition must start
-// at a multiple of its size: thread begin + t then has t's low bits.
+// ops in it number their threads from the partition's first: layouts are
+// linear in the bits of tid - begin, KernelLowering::layoutThreadId), so a
+// partition need not start at a multiple of its size ([32, 96) is two warps
+// numbered 0 and 1), only at a whole warp.
 //
 //===----------------------------------------------------------------------===//
 

@@ -500,8 +500,8 @@ private:
     Value storeOnce;
     if (!toFragment) {
       if (int64_t mask = layout.replicaThreadMask()) {
-        Value bits = arith::AndIOp::create(b, loc, kernel.layoutThreadId(layout),
-                                           constIndex(b, loc, mask));
+        Value bits = arith::AndIOp::create(
+            b, loc, kernel.layoutThreadId(layout), constIndex(b, loc, mask));
         storeOnce = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           bits, constIndex(b, loc, 0));
       }

@@ -126,8 +126,7 @@ SmallVector<int64_t> sharingMasks(ArrayRef<SmallVector<int64_t>> projected,
 /// reductionScratchBytes in PipelineLoops.cpp; change both together.)
 /// Keyed by the partition too: the arms of a thread branch run at once, so
 /// each partition's reductions get their own buffer.
-using ScratchPool =
-    llvm::DenseMap<std::pair<Attribute, Type>, tile::AllocOp>;
+using ScratchPool = llvm::DenseMap<std::pair<Attribute, Type>, tile::AllocOp>;
 
 /// A shared scratch buffer of at least `elems` elements of `type` for
 /// `reduce`: the pool's (grown to `elems` if smaller; its users index it

@@ -11,14 +11,22 @@
 // over a guarded range, and rejects fragments under one).
 //
 // The decision (tile-infer-layouts makes it first, before the partitions
-// of the regions are recorded, InferPartitions.cpp): an scf.if directly in a kernel's body whose condition
-// depends on the thread index only, whose arms each admit one range of
-// whole warpgroups (the else arm the rest of its parent's range), and one of
-// whose arms touches a fragment or runs a gemm, becomes one tile.ws region
-// per arm, in the arms' order. Anything else (a condition that also reads a
-// block index or a loaded value, ranges that are not whole warpgroups, no
-// fragment work) is left to the guard lowering, which handles it or says why
-// not.
+// of the regions are recorded, InferPartitions.cpp): an scf.if directly in
+// a kernel's body whose condition depends on the thread index only, whose
+// arms each admit one range of whole warps (the else arm the rest of its
+// parent's range), and one of whose arms touches a fragment or runs a gemm,
+// becomes one tile.ws region per arm, in the arms' order. An arm of whole
+// warpgroups is the plain `T.ws(i, ...)` of them; an arm of whole warps
+// that are not whole warpgroups (DeepSeek's mHC pre: threads [0, 32) and
+// [32, 96) of 96) names the warpgroups it lies in and records its own
+// thread range as its `tile.partition`, which InferPartitions keeps: its
+// fragments are laid out over its threads, numbered from its first (what
+// TileLang's thread bounds from the condition give). Anything else (a
+// condition that also reads a block index or a loaded value, ranges that
+// are not whole warps, no fragment work) is left to the guard lowering,
+// which handles it or says why not. Whole warps because lanes are the low
+// bits of the thread index (shuffles, mma.sync fragments) and named
+// barriers count warps.
 //
 // Algorithm: the condition is evaluated for every thread of the kernel by
 // folding its arith ops over the thread index (tile.thread_id x in a 1-D
@@ -287,9 +295,9 @@ void simt::threadBranchesToRegions(Operation *op) {
           return a.begin < a.end && needsPartition(a.block);
         }))
       continue;
-    LLVM_DEBUG(llvm::dbgs() << "thread branch with " << arms.size()
-                            << " arms at " << ifOp.getLoc()
-                            << ": T.ws regions\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << "thread branch with " << arms.size() << " arms at "
+               << ifOp.getLoc() << ": T.ws regions\n");
     for (Operation *h : hoist)
       h->moveBefore(ifOp);
     OpBuilder b(ifOp);

@@ -997,8 +997,8 @@ LogicalResult WsOp::verify() {
                            << getWarpgroupsAttr();
   // An arm of whole warps of a thread branch (ThreadPartitions.cpp) records
   // its threads, inside the warpgroups it names.
-  if (auto p = (*this)->getAttrOfType<PartitionAttr>(
-          PartitionAttr::getAttrName()))
+  if (auto p =
+          (*this)->getAttrOfType<PartitionAttr>(PartitionAttr::getAttrName()))
     if (p.getBegin() < ids.front() * 128 ||
         p.getEnd() > (ids.back() + 1) * 128) {
       std::string names;
