@@ -483,6 +483,23 @@ void dropRingPlans(gpu::GPUFuncOp func) {
   func.walk([](tile::AllocOp alloc) { alloc->removeAttr("tile.num_stages"); });
 }
 
+/// A block barrier that the lowering of an op in a partition made (a
+/// pipelined gemm loop's, between its ring slots) would wait for threads
+/// that never reach it: the partition's named barrier (bar.sync id, count)
+/// instead, which orders shared memory among its threads alike.
+void partitionBlockBarriers(gpu::GPUFuncOp func) {
+  SmallVector<gpu::BarrierOp> inside;
+  func.walk([&](gpu::BarrierOp barrier) {
+    if (partitionOf(barrier))
+      inside.push_back(barrier);
+  });
+  for (gpu::BarrierOp barrier : inside) {
+    OpBuilder b(barrier);
+    partitionBarrier(b, barrier.getLoc(), barrier);
+    barrier.erase();
+  }
+}
+
 LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
                           const TargetInfo &target) {
   std::optional<int64_t> threads = kernelThreads(func);
@@ -553,6 +570,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   if (failed(lowerLocals(func)))
     return failure();
   mergeAdjacentBarriers(func);
+  partitionBlockBarriers(func);
   nameConsumerBarriers(kernel);
   if (options.fpContract)
     allowContraction(func);

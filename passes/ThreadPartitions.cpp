@@ -41,6 +41,7 @@
 #include "Partitions.h"
 
 #include "tilec/Dialect/TileOps.h"
+#include "tilec/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -54,7 +55,6 @@ using namespace tilec;
 
 namespace {
 constexpr int64_t kWarpgroup = 128;
-constexpr int64_t kWarpThreads = 32;
 
 /// `v` for thread `tid`, folding the integer arith ops it is made of, or
 /// nullopt where it depends on anything but the thread index and constants.
@@ -197,14 +197,15 @@ std::optional<std::pair<int64_t, int64_t>> admitted(Value cond, int64_t begin,
   return std::pair<int64_t, int64_t>{lo, hi};
 }
 
-/// Arms split the block at whole warps: a warp's lanes run one arm, and
+/// Whether thread `t` starts a warp of `warp` threads (the target's): arms
+/// split the block at whole warps, so that a warp's lanes run one arm, and
 /// the layouts, shuffles and named barriers of an arm's ops work in warps.
-bool whole(int64_t t) { return t % kWarpThreads == 0; }
+bool whole(int64_t t, int64_t warp) { return t % warp == 0; }
 
 /// The arms of the chain `ifOp` heads over threads [begin, end), and the pure
 /// ops of its `elif` blocks that compute the later conditions (`hoist`).
 LogicalResult collectArms(scf::IfOp ifOp, int64_t begin, int64_t end,
-                          SmallVectorImpl<Arm> &arms,
+                          int64_t warp, SmallVectorImpl<Arm> &arms,
                           SmallVectorImpl<Operation *> &hoist) {
   if (ifOp.getNumResults())
     return failure();
@@ -223,7 +224,8 @@ LogicalResult collectArms(scf::IfOp ifOp, int64_t begin, int64_t end,
   } else {
     return failure();
   }
-  if (!whole(lo) || !whole(hi) || !whole(restBegin) || !whole(restEnd))
+  if (!whole(lo, warp) || !whole(hi, warp) || !whole(restBegin, warp) ||
+      !whole(restEnd, warp))
     return failure();
   arms.push_back({lo, hi, ifOp.thenBlock()});
   Block *elseBlock = ifOp.elseBlock();
@@ -240,7 +242,7 @@ LogicalResult collectArms(scf::IfOp ifOp, int64_t begin, int64_t end,
     // Outer ops first: the elif's own may use them.
     for (Operation &op : llvm::make_range(ops.begin(), nested->getIterator()))
       hoist.push_back(&op);
-    if (succeeded(collectArms(nested, restBegin, restEnd, arms, hoist)))
+    if (succeeded(collectArms(nested, restBegin, restEnd, warp, arms, hoist)))
       return success();
     arms.resize(armCount);
     hoist.resize(hoistCount);
@@ -279,7 +281,10 @@ void simt::threadBranchesToRegions(Operation *op) {
   if (!kernel)
     return; // outlined: its branches are the guard lowering's
   int64_t threads = kernel.getThreads();
-  if (!whole(threads) || threads == kWarpThreads)
+  // (tile-infer-layouts has required the target before calling this.)
+  const TargetInfo *target = tile::requireTarget(kernel);
+  int64_t warp = target ? target->warpSize() : 32;
+  if (!whole(threads, warp) || threads == warp)
     return;
   SmallVector<scf::IfOp> ifs;
   for (Operation &op : *kernel.getBody())
@@ -290,7 +295,7 @@ void simt::threadBranchesToRegions(Operation *op) {
     ifOp->walk([&](tile::WsOp) { hasWs = true; });
     SmallVector<Arm> arms;
     SmallVector<Operation *> hoist;
-    if (hasWs || failed(collectArms(ifOp, 0, threads, arms, hoist)) ||
+    if (hasWs || failed(collectArms(ifOp, 0, threads, warp, arms, hoist)) ||
         llvm::none_of(arms, [](const Arm &a) {
           return a.begin < a.end && needsPartition(a.block);
         }))

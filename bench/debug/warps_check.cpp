@@ -16,16 +16,19 @@
 // split in two arms of 64 (threads [0, 64) and [64, 128)).
 //
 // arms (test/Passes/Inputs/warp-arms-gemm.tile), 192 threads: threads
-// [0, 64) compute C = A B^T and threads [64, 192) D = A B^T with mma.sync
-// (fp16 64 x 32 operands, float32 accumulators; wgmma needs whole
-// warpgroups); exact fp16 products summed in float32: 1e-5 + 1e-6 of the
-// magnitudes.
+// [0, 64) compute C = A[:, :32] B[:, :32]^T and threads [64, 192) D = A B^T
+// with mma.sync (fp16 64 x K operands, float32 accumulators; wgmma needs
+// whole warpgroups), K = 32, and K = 256 with the second arm's T.Pipelined
+// cp.async loop over K; exact fp16 products summed in float32: 1e-5 + 1e-6
+// of the magnitudes.
 #include "check_host.h"
 #include "arms_sm80.h"
 #include "arms_sm90.h"
 #include "arms128_sm90.h"
 #include "gemm_sm80.h"
 #include "gemm_sm90.h"
+#include "pipe_sm80.h"
+#include "pipe_sm90.h"
 
 #include <cmath>
 #include <cstdint>
@@ -125,8 +128,9 @@ template <typename Launch> void checkArms(const char *what, Launch launch) {
   t.row(what, launched);
 }
 
-template <typename Launch> void checkGemm(const char *what, Launch launch) {
-  constexpr int M = 64, N = 64, K = 32;
+template <typename Launch>
+void checkGemm(const char *what, int K, Launch launch) {
+  constexpr int M = 64, N = 64;
   std::vector<std::uint16_t> a = halves(M * K), b = halves(N * K);
   std::vector<float> c(M * N, std::nanf("")), d = c;
   CUdeviceptr dA = upload(a), dB = upload(b), dC = upload(c), dD = upload(d);
@@ -140,7 +144,7 @@ template <typename Launch> void checkGemm(const char *what, Launch launch) {
     for (int i = 0; i < M; ++i)
       for (int j = 0; j < N; ++j) {
         double ref = 0, mag = 0;
-        for (int k = 0; k < K; ++k) {
+        for (int k = 0; k < (which ? K : 32); ++k) {
           double prod =
               double(fromHalf(a[i * K + k])) * fromHalf(b[j * K + k]);
           ref += prod;
@@ -170,10 +174,14 @@ int main() {
             [](auto... a) { return warps::arms_sm80::warp_arms(a...); });
   checkArms("warp_arms, sm_90a (128 threads: [0, 64) | [64, 128))",
             [](auto... a) { return warps::arms128_sm90::warp_arms(a...); });
-  checkGemm("arms, sm_90a (mma.sync in [0, 64) | [64, 192))",
+  checkGemm("arms, sm_90a (mma.sync in [0, 64) | [64, 192))", 32,
             [](auto... a) { return warps::gemm_sm90::arms(a...); });
-  checkGemm("arms, sm_80 (mma.sync in [0, 64) | [64, 192))",
+  checkGemm("arms, sm_80 (mma.sync in [0, 64) | [64, 192))", 32,
             [](auto... a) { return warps::gemm_sm80::arms(a...); });
+  checkGemm("arms K=256, sm_90a (pipelined cp.async in [64, 192))", 256,
+            [](auto... a) { return warps::pipe_sm90::arms(a...); });
+  checkGemm("arms K=256, sm_80 (pipelined cp.async in [64, 192))", 256,
+            [](auto... a) { return warps::pipe_sm80::arms(a...); });
   std::printf("%s\n", allOk ? "all ok" : "FAILED");
   return allOk ? 0 : 1;
 }

@@ -4,7 +4,8 @@
 # what): fragments, reductions within a warp and across an arm's warps, a
 # pipelined global -> shared -> fragment copy and a T.Parallel loop in an
 # arm of threads [32, 96) of 96 (DeepSeek's mHC pre shape), the same split
-# 64 | 64 of 128, and mma.sync gemms in arms [0, 64) | [64, 192). The
+# 64 | 64 of 128, and mma.sync gemms in arms [0, 64) | [64, 192), the
+# second also as a pipelined cp.async loop over K. The
 # kernels are the lit tests' (test/Passes/warp-arms.test). Here (no GPU),
 # from the repository root:
 #   NO_RUN=1 OUT=bench/.out bash bench/debug/warps_check.sh
@@ -26,6 +27,8 @@ for t in sm_90a:sm90 sm_80:sm80; do
     --header "$out/arms_${t#*:}.h" --namespace "warps::arms_${t#*:}"
   "$tilec" "$gemm" --target "${t%%:*}" -o "$out/gemm_${t#*:}.ptx" \
     --header "$out/gemm_${t#*:}.h" --namespace "warps::gemm_${t#*:}"
+  "$tilec" "$gemm" --target "${t%%:*}" -D K=256 -o "$out/pipe_${t#*:}.ptx" \
+    --header "$out/pipe_${t#*:}.h" --namespace "warps::pipe_${t#*:}"
 done
 "$tilec" "$arms" --target sm_90a -D threads=128 -D split=64 \
   -o "$out/arms128_sm90.ptx" --header "$out/arms128_sm90.h" \
