@@ -301,6 +301,16 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
                 .str();
       return WalkResult::interrupt();
     }
+    // A branch arm of whole warps (ThreadPartitions.cpp) that are not whole
+    // warpgroups: wgmma is issued by aligned groups of four warps.
+    if (tile::PartitionAttr p = simt::partitionOf(gemm);
+        p && (p.getBegin() % 128 || p.getThreads() % 128)) {
+      why = "the T.gemm runs on threads [" + std::to_string(p.getBegin()) +
+            ", " + std::to_string(p.getEnd()) +
+            "), which are not whole warpgroups (wgmma needs aligned groups of "
+            "128 threads)";
+      return WalkResult::interrupt();
+    }
     int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
     llvm::Expected<WgmmaShape> shape =
         wgmmaShape(target, toPolicy(gemm.getPolicy()), m, n, k, in, inB,

@@ -6,7 +6,8 @@
 // T.gemm's warp split, a fragment's layout, a T.Parallel loop's. The
 // decision is `tile.partition = #tile.partition<begin, threads>`:
 //
-// - on each tile.ws: its warpgroups' thread range;
+// - on each tile.ws: its warpgroups' thread range, or the range of whole
+//   warps a thread-branch arm recorded on it (ThreadPartitions.cpp);
 // - on each fragment whose users all sit in tile.ws regions of one range
 //   (a fragment used inside a region and outside it, or in two regions of
 //   different ranges, is a located error: its registers belong to one set
@@ -15,9 +16,10 @@
 // tile-infer-layouts runs this first and lays out every fragment, loop and
 // gemm over the threads of its partition (threadsOf); tile-lower-simt
 // follows it (the region becomes a branch on the thread index, and the
-// ops in it number their threads from the partition's first). Layouts are
-// linear in the thread index's bits, so a fragment's partition must start
-// at a multiple of its size: thread begin + t then has t's low bits.
+// ops in it number their threads from the partition's first: layouts are
+// linear in the bits of tid - begin, KernelLowering::layoutThreadId), so a
+// partition need not start at a multiple of its size ([32, 96) is two warps
+// numbered 0 and 1), only at a whole warp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +37,7 @@ using namespace tilec;
 
 namespace {
 constexpr int64_t kWarpgroup = 128;
+constexpr int64_t kWarpThreads = 32;
 
 /// The partition attribute on `op` itself, if any.
 tile::PartitionAttr ownPartition(Operation *op) {
@@ -84,7 +87,9 @@ LogicalResult simt::inferPartitions(Operation *kernel, int64_t threads) {
   threadBranchesToRegions(kernel);
   bool failed = false;
   kernel->walk([&](tile::WsOp ws) {
-    tile::PartitionAttr range = rangeOf(ws);
+    // A branch arm of whole warps (ThreadPartitions.cpp) brings its own.
+    tile::PartitionAttr range =
+        ownPartition(ws) ? ownPartition(ws) : rangeOf(ws);
     if (range.getEnd() > threads) {
       ws.emitError() << "T.ws(" << ws.getWarpgroupsAttr() << ") runs threads ["
                      << range.getBegin() << ", " << range.getEnd()
@@ -122,7 +127,8 @@ LogicalResult simt::inferPartitions(Operation *kernel, int64_t threads) {
         if (!a)
           return "by every thread of the block";
         return "by threads [" + std::to_string(a.getBegin()) + ", " +
-               std::to_string(a.getEnd()) + ") (a T.ws region)";
+               std::to_string(a.getEnd()) +
+               ") (a T.ws region or an arm of a thread branch)";
       };
       InFlightDiagnostic diag =
           user->emitError()
@@ -138,14 +144,16 @@ LogicalResult simt::inferPartitions(Operation *kernel, int64_t threads) {
     if (!common || !*common)
       return WalkResult::advance();
     tile::PartitionAttr p = *common;
-    if (p.getBegin() % p.getThreads()) {
+    // Layouts number a partition's threads from its first (the lowering
+    // subtracts it), so a partition need not start at a multiple of its
+    // size; but lanes are the thread index's low bits, and shuffles and
+    // named barriers work in whole warps.
+    if (p.getBegin() % kWarpThreads) {
       alloc.emitError() << "fragment `" << alloc.getName()
                         << "` belongs to threads [" << p.getBegin() << ", "
                         << p.getEnd()
-                        << "), which do not start at a multiple of their "
-                           "count; tilec lays fragments out over such "
-                           "aligned ranges only (T.ws(i) with one warpgroup "
-                           "always is)";
+                        << "), which do not start at a whole warp; tilec "
+                           "lays fragments out over whole warps only";
       return WalkResult::interrupt();
     }
     alloc->setAttr(tile::PartitionAttr::getAttrName(), p);

@@ -423,7 +423,7 @@ private:
       if (int64_t mask = layout.replicaThreadMask())
         storeOnce = arith::CmpIOp::create(
             b, loc, arith::CmpIPredicate::eq,
-            arith::AndIOp::create(b, loc, kernel.threadId(),
+            arith::AndIOp::create(b, loc, kernel.layoutThreadId(layout),
                                   constIndex(b, loc, mask)),
             constIndex(b, loc, 0));
     for (int64_t r = 0; r < layout.numRegisters(); ++r) {
@@ -500,8 +500,8 @@ private:
     Value storeOnce;
     if (!toFragment) {
       if (int64_t mask = layout.replicaThreadMask()) {
-        Value bits = arith::AndIOp::create(b, loc, kernel.threadId(),
-                                           constIndex(b, loc, mask));
+        Value bits = arith::AndIOp::create(
+            b, loc, kernel.layoutThreadId(layout), constIndex(b, loc, mask));
         storeOnce = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
                                           bits, constIndex(b, loc, 0));
       }

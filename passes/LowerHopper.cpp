@@ -235,6 +235,16 @@ LogicalResult simt::lowerHopperOps(KernelLowering &kernel,
       if (failed(lowerTmaCopy(kernel, tma)))
         return failure();
     } else if (auto nreg = dyn_cast<tile::SetMaxNRegOp>(op)) {
+      // setmaxnreg applies to a whole warpgroup: every warp of it must run
+      // it with one count, which an arm of some of its warps does not.
+      if (tile::PartitionAttr p = partitionOf(op);
+          p && (p.getBegin() % 128 || p.getThreads() % 128))
+        return op->emitError()
+               << "T.set_max_nreg runs on threads [" << p.getBegin() << ", "
+               << p.getEnd()
+               << ") (a branch on the thread index), which are not whole "
+                  "warpgroups; setmaxnreg sets the registers of aligned "
+                  "groups of 128 threads, so branch at multiples of 128";
       device.setMaxRegisters(b, loc, nreg.getCount(), nreg.getIncrease());
       op->erase();
     } else {

@@ -142,7 +142,7 @@ LogicalResult lowerDistributed(KernelLowering &kernel, tile::ParallelOp loop,
   if (!effects.empty())
     firstReplica = arith::CmpIOp::create(
         b, loc, arith::CmpIPredicate::eq,
-        arith::AndIOp::create(b, loc, kernel.threadId(),
+        arith::AndIOp::create(b, loc, kernel.layoutThreadId(layout),
                               constIndex(b, loc, replicas)),
         constIndex(b, loc, 0));
   // Every register's coordinates first: RowVectors recomputes guarded
@@ -651,6 +651,9 @@ LogicalResult simt::lowerParallel(KernelLowering &kernel,
   std::optional<Layout> layout;
   if (linear)
     layout = Layout::get(*linear, loop.getExtents(), error, threads);
+  if (layout)
+    if (tile::PartitionAttr p = partitionOf(loop))
+      layout->setThreadBegin(p.getBegin());
   if (layout && layout->numThreads() != threads)
     error = "it spreads over " + std::to_string(layout->numThreads()) +
             " threads but " +

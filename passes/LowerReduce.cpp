@@ -124,7 +124,9 @@ SmallVector<int64_t> sharingMasks(ArrayRef<SmallVector<int64_t>> projected,
 /// (tile-plan-pipeline estimates their size the same way, threads x output
 /// registers per type, to keep pipeline rings within shared memory:
 /// reductionScratchBytes in PipelineLoops.cpp; change both together.)
-using ScratchPool = llvm::DenseMap<Type, tile::AllocOp>;
+/// Keyed by the partition too: the arms of a thread branch run at once, so
+/// each partition's reductions get their own buffer.
+using ScratchPool = llvm::DenseMap<std::pair<Attribute, Type>, tile::AllocOp>;
 
 /// A shared scratch buffer of at least `elems` elements of `type` for
 /// `reduce`: the pool's (grown to `elems` if smaller; its users index it
@@ -135,7 +137,7 @@ Value scratchFor(KernelLowering &kernel, ScratchPool &pool, Operation *reduce,
                  Type type, int64_t elems) {
   auto scratchType =
       tile::getBufferType({elems}, type, tile::MemorySpace::shared);
-  tile::AllocOp &alloc = pool[type];
+  tile::AllocOp &alloc = pool[{partitionOf(reduce), type}];
   if (!alloc) {
     Block &entry = kernel.getFunc().getBody().front();
     Operation *top = entry.findAncestorOpInBlock(*reduce);
@@ -323,29 +325,23 @@ LogicalResult lowerReduce(KernelLowering &kernel, ScratchPool &pool,
                    << other / in.numLanes()
                    << ", which would hold elements of the tile";
       }
-  if (!warpMasks.empty() && partitionOf(reduce))
-    return reduce.emitError()
-           << "this reduction of `" << src->name
-           << "` combines the parts of several warps, in a T.ws region "
-              "(or a branch on the thread index); that needs a shared "
-              "scratch and barriers over the region's threads, which tilec "
-              "does not make yet: lay `"
-           << src->name << "` out so that each row is held within one warp "
-           << "(a T.gemm with policy=T.GemmWarpPolicy.FullRow)";
   if (!warpMasks.empty()) {
+    // In a T.ws region or an arm of a thread branch: the partition's own
+    // scratch, its threads numbered from its first, and its named barrier
+    // (the other partitions do not reach this one's barriers).
     int64_t threads = in.numThreads();
     Value scratch = scratchFor(kernel, pool, reduce, type, threads * outRegs);
-    Value tid = kernel.threadId();
+    Value tid = partitionThreadId(b, loc, kernel.threadId(), reduce);
     Value base =
         arith::MulIOp::create(b, loc, tid, constIndex(b, loc, outRegs));
     for (int64_t k = 0; k < outRegs; ++k)
       memref::StoreOp::create(b, loc, acc[k], scratch,
                               ValueRange{arith::AddIOp::create(
                                   b, loc, base, constIndex(b, loc, k))});
-    gpu::BarrierOp::create(b, loc);
+    partitionBarrier(b, loc, reduce);
     addWarpPartials(b, loc, kind, scratch, tid, outRegs, warpMasks, laneBits,
                     phantomPartners ? threads : 0, acc);
-    gpu::BarrierOp::create(b, loc);
+    partitionBarrier(b, loc, reduce);
   }
 
   // Into D.

@@ -97,6 +97,9 @@ LogicalResult KernelLowering::addFragment(tile::AllocOp alloc) {
   std::optional<Layout> layout;
   if (linear)
     layout = Layout::get(*linear, type.getShape(), error, owners);
+  if (layout)
+    if (tile::PartitionAttr p = partitionOf(alloc))
+      layout->setThreadBegin(p.getBegin());
   if (layout && layout->numThreads() != owners)
     error = "its layout spreads over " + std::to_string(layout->numThreads()) +
             " threads but " +
@@ -142,6 +145,8 @@ LogicalResult KernelLowering::addView(tile::ReshapeOp view) {
   if (error.empty())
     layout = Layout::get(*linear, type.getShape(), error,
                          threadsOf(view, threads));
+  if (layout)
+    layout->setThreadBegin(source->layout.threadBegin());
   if (layout && layout->numRegisters() != source->layout.numRegisters())
     error = "it holds " + std::to_string(layout->numRegisters()) +
             " registers a thread, `" + source->name + "` " +
@@ -162,13 +167,32 @@ const Fragment *KernelLowering::fragment(Value buffer) const {
   return nullptr;
 }
 
+Value KernelLowering::layoutThreadId(const Layout &layout) {
+  int64_t begin = layout.threadBegin();
+  if (!begin)
+    return tid;
+  auto it = threadIdFrom.find(begin);
+  if (it != threadIdFrom.end())
+    return it->second;
+  Value result;
+  buildAtEntry([&](OpBuilder &b) {
+    Location loc = func.getLoc();
+    result = arith::SubIOp::create(b, loc, tid, constIndex(b, loc, begin));
+  });
+  threadIdFrom[begin] = result;
+  return result;
+}
+
 Value KernelLowering::threadCoord(const Layout &layout, size_t dim) {
-  std::vector<int64_t> key;
+  std::vector<int64_t> bases;
   for (const auto &basis : layout.threadBases())
-    key.push_back(basis[dim]);
+    bases.push_back(basis[dim]);
+  auto key = std::make_pair(layout.threadBegin(), bases);
   auto it = threadCoordCache.find(key);
   if (it != threadCoordCache.end())
     return it->second;
+  // Outside the partition this is garbage, which no one there reads.
+  Value tid = layoutThreadId(layout);
 
   Operation *last = lastEntryOp;
   EntryListener listener(last);
@@ -189,15 +213,15 @@ Value KernelLowering::threadCoord(const Layout &layout, size_t dim) {
       result = arith::XOrIOp::create(b, loc, result, term);
     mask |= termMask;
   };
-  for (size_t bit = 0; bit < key.size();) {
-    int64_t c = key[bit];
+  for (size_t bit = 0; bit < bases.size();) {
+    int64_t c = bases[bit];
     if (c == 0) {
       ++bit;
       continue;
     }
     size_t run = 1;
     if (isPowerOfTwo(c))
-      while (bit + run < key.size() && key[bit + run] == (c << run))
+      while (bit + run < bases.size() && bases[bit + run] == (c << run))
         ++run;
     Value shifted =
         arith::ShRUIOp::create(b, loc, tid, constIndex(b, loc, int64_t(bit)));
@@ -459,6 +483,23 @@ void dropRingPlans(gpu::GPUFuncOp func) {
   func.walk([](tile::AllocOp alloc) { alloc->removeAttr("tile.num_stages"); });
 }
 
+/// A block barrier that the lowering of an op in a partition made (a
+/// pipelined gemm loop's, between its ring slots) would wait for threads
+/// that never reach it: the partition's named barrier (bar.sync id, count)
+/// instead, which orders shared memory among its threads alike.
+void partitionBlockBarriers(gpu::GPUFuncOp func) {
+  SmallVector<gpu::BarrierOp> inside;
+  func.walk([&](gpu::BarrierOp barrier) {
+    if (partitionOf(barrier))
+      inside.push_back(barrier);
+  });
+  for (gpu::BarrierOp barrier : inside) {
+    OpBuilder b(barrier);
+    partitionBarrier(b, barrier.getLoc(), barrier);
+    barrier.erase();
+  }
+}
+
 LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
                           const TargetInfo &target) {
   std::optional<int64_t> threads = kernelThreads(func);
@@ -529,6 +570,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   if (failed(lowerLocals(func)))
     return failure();
   mergeAdjacentBarriers(func);
+  partitionBlockBarriers(func);
   nameConsumerBarriers(kernel);
   if (options.fpContract)
     allowContraction(func);

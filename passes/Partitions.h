@@ -22,8 +22,9 @@ namespace tilec::simt {
 class KernelLowering;
 
 /// Rewrites each if/elif/else chain on the thread index in `kernel`'s body
-/// whose arms admit whole warpgroups and do fragment work (TileLang's
-/// hand-written warp roles) as one tile.ws region per arm
+/// whose arms admit whole warps and do fragment work (TileLang's
+/// hand-written warp roles) as one tile.ws region per arm, an arm that is
+/// not whole warpgroups recording its own `tile.partition`
 /// (ThreadPartitions.cpp); inferPartitions calls it first.
 void threadBranchesToRegions(mlir::Operation *kernel);
 

@@ -72,6 +72,13 @@ public:
   /// Threads of the block (lanes * warps, or fewer where phantom warps
   /// were dropped); thread t is lane t % lanes of warp t / lanes.
   int64_t numThreads() const { return threads; }
+  /// The block's thread that is the layout's thread 0: a partition's first
+  /// thread (InferPartitions.cpp). Thread begin + t holds what thread t
+  /// does; the lowering numbers threads from it (KernelLowering::
+  /// layoutThreadId), since a partition of whole warps need not start at a
+  /// multiple of its size.
+  int64_t threadBegin() const { return begin; }
+  void setThreadBegin(int64_t first) { begin = first; }
   /// The threads the linear layout spans (a power of two): numThreads()
   /// plus the phantom ones, which threadFlat and elementAt also answer
   /// for.
@@ -125,7 +132,7 @@ private:
   /// tileShape with every extent rounded up to a power of two: what flat
   /// indices are taken over.
   llvm::SmallVector<int64_t> flatShape;
-  int64_t lanes = 1, warps = 1, threads = 1;
+  int64_t lanes = 1, warps = 1, threads = 1, begin = 0;
   std::vector<uint64_t> regFlats, threadFlats;
   llvm::DenseMap<uint64_t, int64_t> regOfFlat; // thread-0 element -> reg
   llvm::SmallVector<llvm::SmallVector<int64_t>> threadBasisCoords;

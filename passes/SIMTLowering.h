@@ -75,6 +75,9 @@ public:
     return frags;
   }
 
+  /// The thread id numbered from `layout`'s first thread (its partition's),
+  /// computed once at the entry: what its thread bits are bits of.
+  mlir::Value layoutThreadId(const Layout &layout);
   /// This thread's coordinate along `dim` of register 0 under `layout`,
   /// computed once at the entry from the thread id.
   mlir::Value threadCoord(const Layout &layout, size_t dim);
@@ -108,8 +111,12 @@ private:
   mlir::Operation *lastEntryOp = nullptr;
   mlir::Operation *producer = nullptr;
   std::vector<std::pair<mlir::Operation *, Fragment>> frags;
-  /// Thread parts, keyed by the thread bases' components along one dim.
-  std::map<std::vector<int64_t>, mlir::Value> threadCoordCache;
+  /// Thread parts, keyed by the layout's first thread and the thread
+  /// bases' components along one dim.
+  std::map<std::pair<int64_t, std::vector<int64_t>>, mlir::Value>
+      threadCoordCache;
+  /// layoutThreadId, by first thread.
+  std::map<int64_t, mlir::Value> threadIdFrom;
 };
 
 //===----------------------------------------------------------------------===//

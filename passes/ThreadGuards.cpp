@@ -23,7 +23,9 @@
 // only those threads (a named barrier, NVIDIA), and the guard itself is
 // fenced by block-wide barriers so that the threads outside it see what it
 // wrote. Fragments, reductions and T.gemm spread over every thread of the
-// block by their layouts and are rejected under a guard.
+// block (or of their partition: a T.ws region, or a top-level branch arm of
+// whole warps, ThreadPartitions.cpp) by their layouts and are rejected
+// under any other guard.
 //
 //===----------------------------------------------------------------------===//
 
@@ -369,12 +371,12 @@ LogicalResult simt::checkThreadGuards(KernelLowering &kernel,
       continue;
     std::string who = describe(op) + " runs on threads " + rangeText(*span) +
                       " of " + std::to_string(kernel.getThreads()) + " only";
-    // In a T.ws region, gemms, fragments, operand copies and reductions are
-    // laid out over the region's threads (InferPartitions.cpp): allowed
-    // where the threads that run the op are exactly those. A reduction that
-    // combines across warps is rejected by its lowering (its scratch and
-    // barriers span the block); scans and reducer finalizes keep block-wide
-    // scratch and barriers.
+    // In a T.ws region (or a thread-branch arm made one), gemms, fragments,
+    // operand copies and reductions are laid out over the region's threads
+    // (InferPartitions.cpp): allowed where the threads that run the op are
+    // exactly those. A reduction across warps uses the partition's own
+    // scratch and named barrier (LowerReduce.cpp); scans and reducer
+    // finalizes keep block-wide scratch and barriers.
     tile::PartitionAttr partition = partitionOf(op);
     bool inPartition = partition && partition.getBegin() == span->begin &&
                        partition.getThreads() == span->count &&

@@ -11,14 +11,22 @@
 // over a guarded range, and rejects fragments under one).
 //
 // The decision (tile-infer-layouts makes it first, before the partitions
-// of the regions are recorded, InferPartitions.cpp): an scf.if directly in a kernel's body whose condition
-// depends on the thread index only, whose arms each admit one range of
-// whole warpgroups (the else arm the rest of its parent's range), and one of
-// whose arms touches a fragment or runs a gemm, becomes one tile.ws region
-// per arm, in the arms' order. Anything else (a condition that also reads a
-// block index or a loaded value, ranges that are not whole warpgroups, no
-// fragment work) is left to the guard lowering, which handles it or says why
-// not.
+// of the regions are recorded, InferPartitions.cpp): an scf.if directly in
+// a kernel's body whose condition depends on the thread index only, whose
+// arms each admit one range of whole warps (the else arm the rest of its
+// parent's range), and one of whose arms touches a fragment or runs a gemm,
+// becomes one tile.ws region per arm, in the arms' order. An arm of whole
+// warpgroups is the plain `T.ws(i, ...)` of them; an arm of whole warps
+// that are not whole warpgroups (DeepSeek's mHC pre: threads [0, 32) and
+// [32, 96) of 96) names the warpgroups it lies in and records its own
+// thread range as its `tile.partition`, which InferPartitions keeps: its
+// fragments are laid out over its threads, numbered from its first (what
+// TileLang's thread bounds from the condition give). Anything else (a
+// condition that also reads a block index or a loaded value, ranges that
+// are not whole warps, no fragment work) is left to the guard lowering,
+// which handles it or says why not. Whole warps because lanes are the low
+// bits of the thread index (shuffles, mma.sync fragments) and named
+// barriers count warps.
 //
 // Algorithm: the condition is evaluated for every thread of the kernel by
 // folding its arith ops over the thread index (tile.thread_id x in a 1-D
@@ -33,6 +41,7 @@
 #include "Partitions.h"
 
 #include "tilec/Dialect/TileOps.h"
+#include "tilec/Target/TargetInfo.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -188,12 +197,15 @@ std::optional<std::pair<int64_t, int64_t>> admitted(Value cond, int64_t begin,
   return std::pair<int64_t, int64_t>{lo, hi};
 }
 
-bool whole(int64_t t) { return t % kWarpgroup == 0; }
+/// Whether thread `t` starts a warp of `warp` threads (the target's): arms
+/// split the block at whole warps, so that a warp's lanes run one arm, and
+/// the layouts, shuffles and named barriers of an arm's ops work in warps.
+bool whole(int64_t t, int64_t warp) { return t % warp == 0; }
 
 /// The arms of the chain `ifOp` heads over threads [begin, end), and the pure
 /// ops of its `elif` blocks that compute the later conditions (`hoist`).
 LogicalResult collectArms(scf::IfOp ifOp, int64_t begin, int64_t end,
-                          SmallVectorImpl<Arm> &arms,
+                          int64_t warp, SmallVectorImpl<Arm> &arms,
                           SmallVectorImpl<Operation *> &hoist) {
   if (ifOp.getNumResults())
     return failure();
@@ -212,7 +224,8 @@ LogicalResult collectArms(scf::IfOp ifOp, int64_t begin, int64_t end,
   } else {
     return failure();
   }
-  if (!whole(lo) || !whole(hi) || !whole(restBegin) || !whole(restEnd))
+  if (!whole(lo, warp) || !whole(hi, warp) || !whole(restBegin, warp) ||
+      !whole(restEnd, warp))
     return failure();
   arms.push_back({lo, hi, ifOp.thenBlock()});
   Block *elseBlock = ifOp.elseBlock();
@@ -229,7 +242,7 @@ LogicalResult collectArms(scf::IfOp ifOp, int64_t begin, int64_t end,
     // Outer ops first: the elif's own may use them.
     for (Operation &op : llvm::make_range(ops.begin(), nested->getIterator()))
       hoist.push_back(&op);
-    if (succeeded(collectArms(nested, restBegin, restEnd, arms, hoist)))
+    if (succeeded(collectArms(nested, restBegin, restEnd, warp, arms, hoist)))
       return success();
     arms.resize(armCount);
     hoist.resize(hoistCount);
@@ -268,7 +281,10 @@ void simt::threadBranchesToRegions(Operation *op) {
   if (!kernel)
     return; // outlined: its branches are the guard lowering's
   int64_t threads = kernel.getThreads();
-  if (!whole(threads) || threads == kWarpgroup)
+  // (tile-infer-layouts has required the target before calling this.)
+  const TargetInfo *target = tile::requireTarget(kernel);
+  int64_t warp = target ? target->warpSize() : 32;
+  if (!whole(threads, warp) || threads == warp)
     return;
   SmallVector<scf::IfOp> ifs;
   for (Operation &op : *kernel.getBody())
@@ -279,25 +295,33 @@ void simt::threadBranchesToRegions(Operation *op) {
     ifOp->walk([&](tile::WsOp) { hasWs = true; });
     SmallVector<Arm> arms;
     SmallVector<Operation *> hoist;
-    if (hasWs || failed(collectArms(ifOp, 0, threads, arms, hoist)) ||
+    if (hasWs || failed(collectArms(ifOp, 0, threads, warp, arms, hoist)) ||
         llvm::none_of(arms, [](const Arm &a) {
           return a.begin < a.end && needsPartition(a.block);
         }))
       continue;
-    LLVM_DEBUG(llvm::dbgs() << "thread branch with " << arms.size()
-                            << " warpgroup arms at " << ifOp.getLoc()
-                            << ": T.ws regions\n");
+    LLVM_DEBUG(llvm::dbgs()
+               << "thread branch with " << arms.size() << " arms at "
+               << ifOp.getLoc() << ": T.ws regions\n");
     for (Operation *h : hoist)
       h->moveBefore(ifOp);
     OpBuilder b(ifOp);
     for (const Arm &arm : arms) {
       if (arm.begin == arm.end)
         continue; // no thread runs it
+      // The warpgroups the arm's threads lie in; an arm of whole warps
+      // that are not whole warpgroups records its own thread range, which
+      // inferPartitions keeps.
       SmallVector<int64_t> ids;
-      for (int64_t w = arm.begin / kWarpgroup; w < arm.end / kWarpgroup; ++w)
+      for (int64_t w = arm.begin / kWarpgroup;
+           w < llvm::divideCeil(arm.end, kWarpgroup); ++w)
         ids.push_back(w);
       auto ws =
           tile::WsOp::create(b, ifOp.getLoc(), b.getDenseI64ArrayAttr(ids));
+      if (arm.begin % kWarpgroup || arm.end % kWarpgroup)
+        ws->setAttr(tile::PartitionAttr::getAttrName(),
+                    tile::PartitionAttr::get(b.getContext(), arm.begin,
+                                             arm.end - arm.begin));
       Block *body = new Block();
       ws.getBody().push_back(body);
       body->getOperations().splice(body->end(), arm.block->getOperations(),

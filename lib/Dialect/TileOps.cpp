@@ -995,6 +995,19 @@ LogicalResult WsOp::verify() {
       return emitOpError() << "warpgroups are consecutive non-negative ids, "
                               "got "
                            << getWarpgroupsAttr();
+  // An arm of whole warps of a thread branch (ThreadPartitions.cpp) records
+  // its threads, inside the warpgroups it names.
+  if (auto p =
+          (*this)->getAttrOfType<PartitionAttr>(PartitionAttr::getAttrName()))
+    if (p.getBegin() < ids.front() * 128 ||
+        p.getEnd() > (ids.back() + 1) * 128) {
+      std::string names;
+      for (int64_t id : ids)
+        names += (names.empty() ? "" : ", ") + std::to_string(id);
+      return emitOpError() << "runs threads [" << p.getBegin() << ", "
+                           << p.getEnd() << "), outside its warpgroups ["
+                           << names << "]";
+    }
   return success();
 }
 

@@ -535,10 +535,12 @@ def Tile_PartitionAttr : AttrDef<Tile_Dialect, "Partition"> {
   let summary = "the threads of a block that run an op: [begin, begin + threads)";
   let description = [{
     Recorded by tile-infer-layouts as `tile.partition` on a `tile.ws`
-    region (the warpgroups TileLang's `T.ws(i, ...)` names) and on every
-    fragment whose users all sit in one such region; the fragment's layout
-    then spans `threads` threads, thread `begin + t` holding what layout
-    thread `t` holds. tile-lower-simt follows it: the region runs on those
+    region (the warpgroups TileLang's `T.ws(i, ...)` names, or the whole
+    warps of a thread-branch arm: `begin` a multiple of the warp size) and
+    on every fragment whose users all sit in one such region; the
+    fragment's layout then spans `threads` threads, thread `begin + t`
+    holding what layout thread `t` holds (the lowering numbers the threads
+    from `begin`). tile-lower-simt follows it: the region runs on those
     threads only, and the ops in it spread their work over them.
 
     ```mlir

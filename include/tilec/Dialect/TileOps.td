@@ -731,7 +731,11 @@ def Tile_WsOp : Tile_Op<"ws", [
     (threads `[128 i, 128 (i + 1))`, the ids consecutive) only, and what it
     spreads over threads (copies, fills, T.Parallel loops, T.gemm) it
     spreads over those. tile-infer-layouts records the thread range as a
-    `#tile.partition` (TileAttrs.td).
+    `#tile.partition` (TileAttrs.td). A region made from an arm of a thread
+    branch that is whole warps but not whole warpgroups (ThreadPartitions.cpp:
+    threads [32, 96) of 96) names the warpgroups it lies in and carries its
+    own `tile.partition`, which is kept; the verifier checks that it lies
+    inside them.
 
     ```mlir
     tile.ws [1] {
