@@ -186,6 +186,11 @@ bool wgmmaOperandUses(tile::AllocOp alloc) {
     if (auto tma = dyn_cast<tile::TmaCopyOp>(user);
         tma && tma.getDst() == alloc.getResult())
       continue;
+    // T.ptx_cp_async into it (TileLang's raw producer): each element is
+    // written at its swizzled place (LowerAsyncCopy.cpp).
+    if (auto raw = dyn_cast<tile::CpAsyncOp>(user);
+        raw && raw.getDst() == alloc.getResult())
+      continue;
     auto copy = dyn_cast<tile::CopyOp>(user);
     // A copy out of it into a global tensor (an epilogue staged through the
     // operand's buffer, FlashMLA's O in Q's): tile-lower-simt reads it
