@@ -357,10 +357,7 @@ mlir::Value sharedElementPointer(mlir::OpBuilder &b, mlir::Location loc,
 /// mbarriers are: tile.cp_async as one cp.async to the element's place
 /// under the destination's swizzle, tile.cp_async_arrive as
 /// cp.async.mbarrier.arrive.noinc, the group fences as cp.async's (dropped
-/// from a kernel without tile.cp_async), and in a kernel with
-/// tile.cp_async_arrive a tile.fence_proxy_async after each
-/// tile.mbarrier_wait (the copies are generic-proxy writes a wgmma reads).
-/// Located errors for a run the
+/// from a kernel without tile.cp_async). Located errors for a run the
 /// swizzle does not keep contiguous, a misaligned one, or a target without
 /// cp.async.
 mlir::LogicalResult lowerRawAsyncCopies(KernelLowering &kernel,

@@ -13,13 +13,12 @@
 //   when it lies inside one unit: its column must be known to be a
 //   multiple of its length (then it is aligned too), else a located error.
 //   A predicate false reads nothing and zero-fills (src-size 0).
-// - tile.cp_async_arrive: `cp.async.mbarrier.arrive.noinc`; in a kernel
-//   with one, each mbarrier wait gets a `fence.proxy.async` after it
-//   (tile.fence_proxy_async, lowered with the Hopper forms): the copies
-//   are generic-proxy writes, and a wgmma reading them (after this wait
-//   or after a later hand-over) goes through the async proxy. The
-//   mbarrier tracks the copies (TileLang's contract), so nothing waits on
-//   their groups: the lowering adds no cp.async wait of its own.
+// - tile.cp_async_arrive: `cp.async.mbarrier.arrive.noinc`. The mbarrier
+//   tracks the copies (TileLang's contract), so nothing waits on their
+//   groups: the lowering adds no cp.async wait of its own. The copies are
+//   generic-proxy writes; a wgmma reading them is preceded by the
+//   `fence.proxy.async` the wgmma lowering puts before every gemm
+//   (emitWgmmaGemm), in the reading thread, after its wait.
 // - tile.cp_async_commit / tile.cp_async_wait: cp.async.commit_group /
 //   wait_group, in a kernel with tile.cp_async; elsewhere they are erased
 //   (TileLang's `prefer_async` stores they follow are synchronous here).
@@ -34,7 +33,6 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -156,33 +154,19 @@ LogicalResult simt::lowerRawAsyncCopies(KernelLowering &kernel,
                                         const TargetInfo &target) {
   SmallVector<tile::CpAsyncOp> copies;
   SmallVector<Operation *> others;
-  DenseSet<Value> arrivedOn;
   kernel.getFunc().walk([&](Operation *op) {
     if (auto copy = dyn_cast<tile::CpAsyncOp>(op))
       copies.push_back(copy);
     else if (isa<tile::CpAsyncCommitOp, tile::CpAsyncWaitOp>(op))
       others.push_back(op);
-    else if (auto arrive = dyn_cast<tile::CpAsyncArriveOp>(op)) {
+    else if (isa<tile::CpAsyncArriveOp>(op))
       others.push_back(op);
-      arrivedOn.insert(arrive.getBarriers());
-    }
   });
   if (copies.empty() && others.empty())
     return success();
   if (!copies.empty() && !target.hasAsyncCopy())
     return copies.front().emitError() << "T.ptx_cp_async needs cp.async, which "
                                       << target.chip() << " does not have";
-  // Where the copies' barriers are waited on, the waiting threads read
-  // what the copies wrote, and so may the threads they hand on to through
-  // other barriers (MLA's second consumer warpgroup); a wgmma reads
-  // through the async proxy. So every wait of the kernel gets the fence.
-  kernel.getFunc().walk([&](tile::MBarrierWaitOp wait) {
-    if (arrivedOn.empty())
-      return;
-    OpBuilder b(wait->getContext());
-    b.setInsertionPointAfter(wait);
-    tile::FenceProxyAsyncOp::create(b, wait.getLoc());
-  });
   for (tile::CpAsyncOp copy : copies)
     if (failed(lowerCopy(kernel, copy)))
       return failure();
