@@ -105,6 +105,11 @@ bool gemm::onlyGemmUses(tile::AllocOp alloc) {
     if (auto copy = dyn_cast<tile::CopyOp>(user))
       if (copy.getDst() == alloc.getResult() && gemm::isOperandCopy(copy))
         continue;
+    // T.ptx_cp_async into it: the lowering addresses its elements through
+    // the swizzle (LowerAsyncCopy.cpp).
+    if (auto raw = dyn_cast<tile::CpAsyncOp>(user);
+        raw && raw.getDst() == alloc.getResult())
+      continue;
     return false;
   }
   return true;

@@ -154,23 +154,21 @@ llvm::Expected<tile::SwizzleAttr> canonicalSwizzle(MLIRContext *ctx,
 
 std::string text(llvm::Error err) { return llvm::toString(std::move(err)); }
 
-/// Whether `copy` writes the whole of its shared destination from a
-/// fragment (MLA's P, stored for the next gemm to read).
-bool wholeFromFragment(tile::CopyOp copy) {
+/// Whether `copy` writes its 2-D shared destination, or a box of it, from
+/// a fragment (MLA's P, stored for the next gemm to read; the halves of
+/// the output TileLang's warp-specialized MLA decode stages in Q's
+/// buffer): tile-lower-simt stores each element at its swizzled place,
+/// in vectors of at most 16 aligned bytes, which the swizzle keeps whole.
+bool fromFragment(tile::CopyOp copy) {
   auto src = cast<MemRefType>(copy.getSrc().getType());
   auto dst = cast<MemRefType>(copy.getDst().getType());
-  if (tile::getMemorySpace(src) != tile::MemorySpace::fragment ||
-      !dst.hasStaticShape() || copy.getDstExtents() != dst.getShape())
-    return false;
-  return llvm::all_of(copy.getDstOffsets(), [](Value offset) {
-    std::optional<int64_t> v = getConstantIntValue(offset);
-    return v && *v == 0;
-  });
+  return tile::getMemorySpace(src) == tile::MemorySpace::fragment &&
+         dst.getRank() == 2 && dst.hasStaticShape();
 }
 
 /// The users a wgmma operand buffer may have: gemms, operand copies from
 /// global memory into it, copies out of it into global memory, and
-/// whole-tile copies into it from a fragment
+/// copies into it (or a box of it) from a fragment
 /// (tile-lower-simt writes both through the buffer's swizzle) when every
 /// gemm reads it as a K-major A (MLA's P):
 /// the MN-major form (FlashAttention backward's dS^T, transpose_A) gave
@@ -185,6 +183,11 @@ bool wgmmaOperandUses(tile::AllocOp alloc) {
     // T.tma_copy into it (TileLang's explicit form): the TMA path's load.
     if (auto tma = dyn_cast<tile::TmaCopyOp>(user);
         tma && tma.getDst() == alloc.getResult())
+      continue;
+    // T.ptx_cp_async into it (TileLang's raw producer): each element is
+    // written at its swizzled place (LowerAsyncCopy.cpp).
+    if (auto raw = dyn_cast<tile::CpAsyncOp>(user);
+        raw && raw.getDst() == alloc.getResult())
       continue;
     auto copy = dyn_cast<tile::CopyOp>(user);
     // A copy out of it into a global tensor (an epilogue staged through the
@@ -204,7 +207,7 @@ bool wgmmaOperandUses(tile::AllocOp alloc) {
       return false;
     if (gemm::isOperandCopy(copy))
       continue;
-    if (!wholeFromFragment(copy))
+    if (!fromFragment(copy))
       return false;
     fragmentWriter = true;
   }

@@ -353,6 +353,16 @@ mlir::Value sharedElementPointer(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value buffer, mlir::ValueRange indices,
                                  unsigned indexBits);
 
+/// TileLang's raw asynchronous copies (LowerAsyncCopy.cpp), before the
+/// mbarriers are: tile.cp_async as one cp.async to the element's place
+/// under the destination's swizzle, tile.cp_async_arrive as
+/// cp.async.mbarrier.arrive.noinc, the group fences as cp.async's (dropped
+/// from a kernel without tile.cp_async). Located errors for a run the
+/// swizzle does not keep contiguous, a misaligned one, or a target without
+/// cp.async.
+mlir::LogicalResult lowerRawAsyncCopies(KernelLowering &kernel,
+                                        const TargetInfo &target);
+
 /// Software-pipelines the scf.for loops (from T.Pipelined) that
 /// tile-plan-pipeline planned: S-deep rings of shared buffers filled by
 /// cp.async S-1 iterations ahead (PipelineLoops.cpp).

@@ -18,6 +18,12 @@
 // enclosing if or loop that touches the same buffer only by atomic adds:
 // the hazards they fence are with readers outside it.
 //
+// T.ptx_cp_async copies land asynchronously: their writes are complete
+// where the kernel waits for them, so in a kernel with such copies a
+// `tile.cp_async_wait` (T.ptx_wait_group) counts as the writer, for the
+// readers after it (a barrier after it, none before). Copies tracked by mbarriers
+// (T.cp_async_barrier_noinc) are synchronized by the barriers.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileOps.h"
@@ -138,8 +144,10 @@ struct TileInsertBarriers
 
   void runOnOperation() override {
     SmallVector<Operation *> writers;
+    bool rawCopies = false;
+    getOperation()->walk([&](tile::CpAsyncOp) { rawCopies = true; });
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (writesShared(op)) {
+      if (writesShared(op) || (rawCopies && isa<tile::CpAsyncWaitOp>(op))) {
         writers.push_back(op);
         // Nothing inside a T.Parallel loop gets a barrier of its own.
         return WalkResult::skip();
@@ -152,7 +160,9 @@ struct TileInsertBarriers
       if (!anchored.insert(op).second)
         continue; // several atomic adds hoisted to the same op
       Operation *prev = op->getPrevNode();
-      if (!nothingBefore(op) && !isa_and_nonnull<tile::BarrierOp>(prev)) {
+      // A wait writes nothing itself: it only needs the barrier after it.
+      if (!isa<tile::CpAsyncWaitOp>(op) && !nothingBefore(op) &&
+          !isa_and_nonnull<tile::BarrierOp>(prev)) {
         OpBuilder b(op);
         tile::BarrierOp::create(b, op->getLoc());
       }

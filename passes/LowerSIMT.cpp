@@ -537,8 +537,10 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
     if (failed(pipelineGemmLoops(kernel)) || failed(splitWarpRoles(kernel)))
       return failure();
   }
-  // TileLang's explicit Hopper forms (mbarriers, T.tma_copy, setmaxnreg).
-  if (failed(lowerHopperOps(kernel, target)))
+  // TileLang's raw cp.async copies, then its explicit Hopper forms
+  // (mbarriers, T.tma_copy, setmaxnreg).
+  if (failed(lowerRawAsyncCopies(kernel, target)) ||
+      failed(lowerHopperOps(kernel, target)))
     return failure();
   if (!target.hasAsyncCopy()) {
     dropRingPlans(func);

@@ -60,7 +60,8 @@ bool handSynchronized(tile::KernelOp kernel) {
       ->walk([](Operation *op) {
         return isa<tile::WsOp, tile::AllocBarrierOp, tile::MBarrierArriveOp,
                    tile::MBarrierWaitOp, tile::MBarrierExpectTxOp,
-                   tile::TmaCopyOp>(op)
+                   tile::TmaCopyOp, tile::CpAsyncOp, tile::CpAsyncArriveOp>(
+                   op)
                    ? WalkResult::interrupt()
                    : WalkResult::advance();
       })

@@ -95,6 +95,17 @@ std::optional<int64_t> evaluate(Value v, int64_t tid, unsigned depth = 0) {
                      ((uint64_t(1) << width(op->getOperand(0).getType())) - 1));
     return wrap(*x);
   }
+  // Python's short-circuit `a and b` / `a or b`: an scf.if yielding the
+  // second operand or a constant.
+  if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+    std::optional<int64_t> p = evaluate(ifOp.getCondition(), tid, depth + 1);
+    Block *arm = p ? (*p ? ifOp.thenBlock() : ifOp.elseBlock()) : nullptr;
+    if (!arm)
+      return std::nullopt;
+    auto yield = cast<scf::YieldOp>(arm->getTerminator());
+    return evaluate(yield.getOperand(cast<OpResult>(v).getResultNumber()), tid,
+                    depth + 1);
+  }
   if (auto sel = dyn_cast<arith::SelectOp>(op)) {
     std::optional<int64_t> p = arg(0), a = arg(1), b = arg(2);
     if (!p || !a || !b)
@@ -234,9 +245,23 @@ LogicalResult collectArms(scf::IfOp ifOp, int64_t begin, int64_t end,
   // An `elif`: pure ops, then one scf.if, then the yield.
   auto ops = elseBlock->without_terminator();
   auto nested = dyn_cast<scf::IfOp>(&*std::prev(ops.end()));
+  // (A short-circuit condition is an scf.if of pure ops yielding an i1.)
+  auto hoistable = [](Operation &op) {
+    if (isPure(&op))
+      return true;
+    auto cond = dyn_cast<scf::IfOp>(op);
+    if (!cond || !cond.getNumResults())
+      return false;
+    bool pure = true;
+    cond->walk([&](Operation *inner) {
+      if (inner != cond.getOperation() && !isa<scf::YieldOp>(inner))
+        pure &= isPure(inner);
+    });
+    return pure;
+  };
   bool pureBefore =
       nested && llvm::all_of(llvm::make_range(ops.begin(), nested->getIterator()),
-                             [](Operation &op) { return isPure(&op); });
+                             hoistable);
   if (pureBefore) {
     size_t armCount = arms.size(), hoistCount = hoist.size();
     // Outer ops first: the elif's own may use them.

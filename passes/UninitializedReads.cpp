@@ -44,8 +44,8 @@ namespace {
 
 bool handSynchronized(Operation *op) {
   return isa<tile::WsOp, tile::MBarrierWaitOp, tile::MBarrierArriveOp,
-             tile::MBarrierExpectTxOp, tile::TmaCopyOp, tile::AllocBarrierOp>(
-      op);
+             tile::MBarrierExpectTxOp, tile::TmaCopyOp, tile::AllocBarrierOp,
+             tile::CpAsyncOp, tile::CpAsyncArriveOp>(op);
 }
 
 /// Reads and writes of one kernel's shared buffers in program order.

@@ -1027,5 +1027,41 @@ LogicalResult SetMaxNRegOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// CpAsyncOp, CpAsyncWaitOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult CpAsyncOp::verify() {
+  auto src = cast<MemRefType>(getSrc().getType());
+  auto dst = cast<MemRefType>(getDst().getType());
+  if (!isGlobal(src))
+    return emitOpError() << "source must be a global tensor, got " << src;
+  if (!isInSpace(dst, MemorySpace::shared))
+    return emitOpError() << "destination must be a shared buffer, got " << dst;
+  if (int64_t(getSrcIndices().size()) != src.getRank() ||
+      int64_t(getDstIndices().size()) != dst.getRank())
+    return emitOpError() << "needs one index per dimension of each buffer";
+  // A byte copy: the element types may differ, their widths may not.
+  if (src.getElementTypeBitWidth() != dst.getElementTypeBitWidth() ||
+      dst.getElementTypeBitWidth() % 8)
+    return emitOpError() << "source and destination elements must be whole "
+                            "bytes of one width, got "
+                         << src.getElementType() << " and "
+                         << dst.getElementType();
+  int64_t elements = getElements();
+  int64_t bytes = elements > 0 ? getBytes() : 0;
+  if (bytes != 4 && bytes != 8 && bytes != 16)
+    return emitOpError() << "copies 4, 8 or 16 bytes, got " << elements
+                         << " elements of " << dst.getElementType();
+  return success();
+}
+
+LogicalResult CpAsyncWaitOp::verify() {
+  if (static_cast<int64_t>(getPending()) < 0)
+    return emitOpError() << "pending group count must be non-negative, got "
+                         << static_cast<int64_t>(getPending());
+  return success();
+}
+
 #define GET_OP_CLASSES
 #include "tilec/Dialect/TileOps.cpp.inc"

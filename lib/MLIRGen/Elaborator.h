@@ -83,6 +83,8 @@ tileLangModuleNames(llvm::StringRef module);
 std::string passConfigKeyValue(llvm::StringRef member);
 /// The T.* names FrontendPrimitives.cpp implements.
 llvm::ArrayRef<llvm::StringRef> frontendPrimitiveNames();
+/// The T.* names AsyncCopyPrimitives.cpp implements.
+llvm::ArrayRef<llvm::StringRef> asyncCopyPrimitiveNames();
 /// A set value: a list without duplicates (PyBuiltins.cpp).
 Value makeSet(std::vector<Value> elts);
 /// Whether `import <module>` names a module that exists at compile time.
@@ -470,6 +472,12 @@ public:
   /// T.fence_proxy_async); an empty optional for any other name.
   mlir::FailureOr<std::optional<Value>>
   callHopperPrimitive(llvm::StringRef name, CallArgs &args);
+  /// TileLang's raw asynchronous copies (AsyncCopyPrimitives.cpp):
+  /// T.access_ptr, T.ptx_cp_async, T.cp_async_barrier_noinc and the group
+  /// fences T.ptx_commit_group / T.ptx_wait_group; an empty optional for
+  /// any other name.
+  mlir::FailureOr<std::optional<Value>>
+  callAsyncCopyPrimitive(llvm::StringRef name, CallArgs &args);
   /// T.wgmma_gemm (HopperPrimitives.cpp): the target must have wgmma.
   mlir::LogicalResult requireWgmmaTarget(const CallArgs &args);
   /// A barrier argument (a T.alloc_barrier buffer of one barrier, or one

@@ -30,8 +30,6 @@ static const StringRef kFrontendPrimitives[] = {
     "floordiv", "floormod", "shift_left", "shift_right", "assume", "evaluate",
     "alloc_buffer", "alloc_global", "thread_binding",
     "disable_warp_group_reg_alloc",
-    // cp.async group fences around `T.Parallel(prefer_async=True)` stores
-    "ptx_commit_group", "ptx_wait_group",
     // TileLang's tile-level spellings of the TIR loops, and TIR's parallel
     "Serial", "Unroll", "Vectorized", "parallel",
     // a scalar's bits as another type of the same width
@@ -288,26 +286,6 @@ Elaborator::callFrontendPrimitive(StringRef name, CallArgs &args) {
     // from it; the condition was evaluated as an argument and is dropped.
     auto b = bind({"cond"}, 1);
     if (failed(b))
-      return failure();
-    return R(Value::none());
-  }
-  // TileLang's T.Parallel(prefer_async=True) may turn shared-memory stores
-  // into cp.async whose groups the kernel commits and waits for itself.
-  // tilec stores synchronously (T.ptx_cp_async is not supported), so no
-  // copy of the kernel's is ever in flight: the fences have nothing to
-  // wait for. Emitting them would shift the group counts of the cp.async
-  // rings tilec's own pipelines wait on.
-  if (name == "T.ptx_commit_group") {
-    auto b = bind({}, 0);
-    if (failed(b))
-      return failure();
-    return R(Value::none());
-  }
-  if (name == "T.ptx_wait_group") {
-    auto b = bind({"num"}, 1);
-    if (failed(b))
-      return failure();
-    if (failed(requireInt(*(*b)[0], "`num`")))
       return failure();
     return R(Value::none());
   }

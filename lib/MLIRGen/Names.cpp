@@ -52,8 +52,7 @@ static const StringRef kLanguage[] = {
 
 /// TileLang primitives tilec knows but does not implement yet: accepted as
 /// names, and a "not supported yet" error where they are called.
-static const StringRef kNotYet[] = {"cp_async_barrier_noinc",
-                                    "atomic_max",
+static const StringRef kNotYet[] = {"atomic_max",
                                     "atomic_min",
                                     "atomic_load",
                                     "atomic_store",
@@ -66,8 +65,7 @@ static const StringRef kNotYet[] = {"cp_async_barrier_noinc",
                                     "call_extern",
                                     "StridedTensor",
                                     "view",
-                                    "annotate_l2_hit_ratio",
-                                    "ptx_cp_async"};
+                                    "annotate_l2_hit_ratio"};
 
 static const StringRef kTilelang[] = {
     "jit",       "autotune",         "language", "layout",
@@ -89,6 +87,8 @@ std::optional<ArrayRef<StringRef>> moduleNames(StringRef module) {
       names.insert(names.end(), std::begin(kNotYet), std::end(kNotYet));
       llvm::ArrayRef<StringRef> more = frontendPrimitiveNames();
       names.insert(names.end(), more.begin(), more.end());
+      llvm::ArrayRef<StringRef> async = asyncCopyPrimitiveNames();
+      names.insert(names.end(), async.begin(), async.end());
       return names;
     }();
     return ArrayRef<StringRef>(all);

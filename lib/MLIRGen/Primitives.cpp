@@ -471,6 +471,11 @@ FailureOr<Value> Elaborator::callPrimitive(StringRef name, CallArgs &args) {
     return failure();
   if (*hopper)
     return **hopper;
+  FailureOr<std::optional<Value>> async = callAsyncCopyPrimitive(name, args);
+  if (failed(async))
+    return failure();
+  if (*async)
+    return **async;
 
   //===------------------------------------------------------------------===//
   // Types, symbols, integer helpers

@@ -88,6 +88,10 @@ void DeviceOpBuilder::mbarrierInit(OpBuilder &, Location, Value, Value) const {
 void DeviceOpBuilder::mbarrierArrive(OpBuilder &, Location, Value) const {
   unsupported("mbarrier");
 }
+void DeviceOpBuilder::mbarrierArriveOnAsyncCopies(OpBuilder &, Location,
+                                                  Value) const {
+  unsupported("mbarrier");
+}
 void DeviceOpBuilder::mbarrierArriveIf(OpBuilder &, Location, Value,
                                        Value) const {
   unsupported("mbarrier");

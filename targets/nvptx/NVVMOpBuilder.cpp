@@ -136,6 +136,11 @@ public:
     NVVM::CpAsyncWaitGroupOp::create(b, loc, uint32_t(pending));
   }
 
+  void mbarrierArriveOnAsyncCopies(OpBuilder &b, Location loc,
+                                   Value mbar) const override {
+    NVVM::CpAsyncMBarrierArriveOp::create(b, loc, mbar, /*noinc=*/true);
+  }
+
   void mbarrierInit(OpBuilder &b, Location loc, Value mbar,
                     Value count) const override {
     NVVM::MBarrierInitOp::create(b, loc, mbar, count, /*predicate=*/Value());

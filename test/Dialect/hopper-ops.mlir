@@ -23,6 +23,20 @@ func.func @hopper(%A: memref<256x256xf16>, %n: index) {
       tile.mbarrier_expect_tx %bars[%c0], %c0 : memref<2xi64, #tile.space<shared>>
       // CHECK-NEXT: tile.mbarrier_arrive %{{.*}}[%{{.*}}] : memref<2xi64, #tile.space<shared>>
       tile.mbarrier_arrive %bars[%c0] : memref<2xi64, #tile.space<shared>>
+      // T.ptx_cp_async (8 float16 = 16 bytes), predicated, and its
+      // completion on an mbarrier or its groups.
+      // CHECK-NEXT: tile.cp_async %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}], 8 : memref<256x256xf16>, memref<128x64xf16, #tile.space<shared>>
+      tile.cp_async %A[%c0, %c1] to %As[%c1, %c0], 8 : memref<256x256xf16>, memref<128x64xf16, #tile.space<shared>>
+      %p = arith.cmpi ult, %c0, %c1 : index
+      // CHECK-NEXT: arith.cmpi
+      // CHECK-NEXT: tile.cp_async %{{.*}}[%{{.*}}, %{{.*}}] to %{{.*}}[%{{.*}}, %{{.*}}], 4 if %{{.*}} : memref<256x256xf16>, memref<128x64xf16, #tile.space<shared>>
+      tile.cp_async %A[%c0, %c1] to %As[%c1, %c0], 4 if %p : memref<256x256xf16>, memref<128x64xf16, #tile.space<shared>>
+      // CHECK-NEXT: tile.cp_async_arrive %{{.*}}[%{{.*}}] : memref<2xi64, #tile.space<shared>>
+      tile.cp_async_arrive %bars[%c1] : memref<2xi64, #tile.space<shared>>
+      // CHECK-NEXT: tile.cp_async_commit
+      tile.cp_async_commit
+      // CHECK-NEXT: tile.cp_async_wait 1
+      tile.cp_async_wait 1
     }
     // CHECK: tile.ws [0] {
     tile.ws [0] {

@@ -629,6 +629,51 @@ func.func @gemm_async_f16(%n: index) {
 
 // -----
 
+func.func @cp_async_size(%A: memref<64x64xf16>, %n: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    %c0 = arith.constant 0 : index
+    %As = tile.alloc "As" : memref<64x64xf16, #tile.space<shared>>
+    // expected-error @+1 {{'tile.cp_async' op copies 4, 8 or 16 bytes, got 3 elements of 'f16'}}
+    tile.cp_async %A[%c0, %c0] to %As[%c0, %c0], 3 : memref<64x64xf16>, memref<64x64xf16, #tile.space<shared>>
+  }
+  return
+}
+
+// -----
+
+func.func @cp_async_into_global(%A: memref<64x64xf16>, %n: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    %c0 = arith.constant 0 : index
+    // expected-error @+1 {{'tile.cp_async' op destination must be a shared buffer}}
+    tile.cp_async %A[%c0, %c0] to %A[%c0, %c0], 8 : memref<64x64xf16>, memref<64x64xf16>
+  }
+  return
+}
+
+// -----
+
+func.func @cp_async_widths(%A: memref<64x64xf32>, %n: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    %c0 = arith.constant 0 : index
+    %As = tile.alloc "As" : memref<64x64xf16, #tile.space<shared>>
+    // expected-error @+1 {{'tile.cp_async' op source and destination elements must be whole bytes of one width}}
+    tile.cp_async %A[%c0, %c0] to %As[%c0, %c0], 4 : memref<64x64xf32>, memref<64x64xf16, #tile.space<shared>>
+  }
+  return
+}
+
+// -----
+
+func.func @cp_async_wait_negative(%n: index) {
+  tile.kernel blocks(%a) in (%n) threads(128) {
+    // expected-error @+1 {{'tile.cp_async_wait' op pending group count must be non-negative, got -1}}
+    tile.cp_async_wait -1
+  }
+  return
+}
+
+// -----
+
 func.func @wait_wgmma_negative(%n: index) {
   tile.kernel blocks(%a) in (%n) threads(128) {
     // expected-error @+1 {{'tile.wait_wgmma' op pending group count must be non-negative, got -1}}

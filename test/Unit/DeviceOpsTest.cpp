@@ -111,6 +111,7 @@ TEST_CASE("the NVIDIA builders emit NVVM ops", "[deviceops]") {
   ops.warpSync(b, f.loc());
   ops.mbarrierArrive(b, f.loc(), mbar);
   ops.mbarrierArriveIf(b, f.loc(), n, mbar);
+  ops.mbarrierArriveOnAsyncCopies(b, f.loc(), mbar);
   ops.mbarrierExpectTx(b, f.loc(), mbar, n);
   auto cluster = LLVM::LLVMPointerType::get(&f.context, 7);
   ops.tmaLoad(b, f.loc(), f.value(cluster), f.value(global), {n, n}, mbar);
@@ -144,6 +145,7 @@ TEST_CASE("the NVIDIA builders emit NVVM ops", "[deviceops]") {
         "nvvm.mbarrier.try_wait.parity", "nvvm.setmaxregister",
         "nvvm.ldmatrix", "nvvm.mma.sync", "nvvm.bar.warp.sync",
         "nvvm.mbarrier.arrive", "nvvm.mbarrier.expect_tx",
+        "nvvm.cp.async.mbarrier.arrive",
         "nvvm.cp.async.bulk.tensor.shared.cluster.global",
         "nvvm.fence.proxy", "nvvm.wgmma.fence.aligned",
         "nvvm.wgmma.mma_async", "nvvm.wgmma.commit.group.sync.aligned",

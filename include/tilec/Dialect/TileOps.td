@@ -878,4 +878,95 @@ def Tile_TmaCopyOp : Tile_Op<"tma_copy",
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Raw asynchronous copies (T.ptx_cp_async)
+//===----------------------------------------------------------------------===//
+
+def Tile_CpAsyncOp : Tile_Op<"cp_async",
+    [Tile_InKernel, AttrSizedOperandSegments]> {
+  let summary = "one thread's asynchronous copy of a few elements "
+                "(T.ptx_cp_async)";
+  let description = [{
+    Every thread that runs it copies `elements` consecutive elements
+    (4, 8 or 16 bytes) from element `src_indices` of the global tensor
+    `src` to element `dst_indices` of the shared buffer `dst` with one
+    `cp.async`, which completes asynchronously: a later
+    `tile.cp_async_wait` of its group or a `tile.cp_async_arrive` on an
+    mbarrier tracks it. With `predicate` false nothing is read and the
+    destination is zero-filled. The destination element is where the
+    buffer's layout puts it (its `tile.swizzle`, when it is a swizzled
+    tensor-core operand); the run must stay contiguous there.
+
+    ```mlir
+    tile.cp_async %KV[%b, %r, %h, %c] to %KV_s[%s, %i, %j], 8
+        : memref<4x64x1x512xf16>, memref<2x64x512xf16, #tile.space<shared>>
+    ```
+  }];
+  let arguments = (ins
+    Arg<AnyMemRef, "", [MemRead]>:$src,
+    Variadic<Index>:$src_indices,
+    Arg<AnyMemRef, "", [MemWrite]>:$dst,
+    Variadic<Index>:$dst_indices,
+    I64Attr:$elements,
+    Optional<I1>:$predicate);
+  let assemblyFormat = [{
+    $src `[` $src_indices `]` `to` $dst `[` $dst_indices `]` `,` $elements
+    (`if` $predicate^)? attr-dict `:` type($src) `,` type($dst)
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The bytes one copy moves.
+    int64_t getBytes() {
+      return getElements() *
+             (llvm::cast<mlir::MemRefType>(getDst().getType())
+                  .getElementTypeBitWidth() / 8);
+    }
+  }];
+}
+
+def Tile_CpAsyncArriveOp : Tile_Op<"cp_async_arrive", [Tile_InKernel]> {
+  let summary = "arrive on an mbarrier when this thread's cp.async copies "
+                "land (T.cp_async_barrier_noinc)";
+  let description = [{
+    `cp.async.mbarrier.arrive.noinc`: every thread that runs it has barrier
+    `index` of `barriers` receive one arrival once all of the thread's
+    earlier `tile.cp_async` copies have completed. The arrival is one of
+    the barrier's expected count (no increment of the pending count).
+
+    ```mlir
+    tile.cp_async_arrive %bars[%i] : memref<2xi64, #tile.space<shared>>
+    ```
+  }];
+  let arguments = (ins Arg<AnyMemRef, "", [MemRead, MemWrite]>:$barriers,
+                       Index:$index);
+  let assemblyFormat = "$barriers `[` $index `]` attr-dict `:` type($barriers)";
+}
+
+def Tile_CpAsyncCommitOp : Tile_Op<"cp_async_commit", [Tile_InKernel]> {
+  let summary = "close this thread's group of cp.async copies "
+                "(T.ptx_commit_group)";
+  let description = [{
+    `cp.async.commit_group` for the kernel's own `tile.cp_async` copies;
+    dropped from a kernel that has none (the copies TileLang's
+    `prefer_async` stores would have made are synchronous in tilec).
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_CpAsyncWaitOp : Tile_Op<"cp_async_wait", [Tile_InKernel]> {
+  let summary = "wait for this thread's cp.async groups (T.ptx_wait_group)";
+  let description = [{
+    `cp.async.wait_group pending`: at most `pending` of the thread's most
+    recent groups stay in flight; dropped, like `tile.cp_async_commit`,
+    from a kernel without `tile.cp_async`.
+
+    ```mlir
+    tile.cp_async_wait 0
+    ```
+  }];
+  let arguments = (ins I64Attr:$pending);
+  let assemblyFormat = "$pending attr-dict";
+  let hasVerifier = 1;
+}
+
 #endif // TILEC_DIALECT_TILEOPS_TD

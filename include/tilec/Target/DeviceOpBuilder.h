@@ -121,6 +121,13 @@ public:
   virtual void mbarrierArriveExpectTx(mlir::OpBuilder &b, mlir::Location loc,
                                       mlir::Value mbar,
                                       mlir::Value bytes) const;
+  /// The barrier receives one of its expected arrivals once every
+  /// asynchronous copy this thread issued before has completed
+  /// (cp.async.mbarrier.arrive.noinc: the arrival is not added to the
+  /// pending count).
+  virtual void mbarrierArriveOnAsyncCopies(mlir::OpBuilder &b,
+                                           mlir::Location loc,
+                                           mlir::Value mbar) const;
   /// The current phase expects `bytes` more bytes, without arriving.
   virtual void mbarrierExpectTx(mlir::OpBuilder &b, mlir::Location loc,
                                 mlir::Value mbar, mlir::Value bytes) const;
