@@ -18,6 +18,15 @@
 // enclosing if or loop that touches the same buffer only by atomic adds:
 // the hazards they fence are with readers outside it.
 //
+// A thread's own stores into a shared buffer outside those ops (an element
+// assignment in a serial, unrolled or vectorized loop, or under a
+// condition: TileLang's Hadamard example exchanges rows through shared
+// memory that way) are writers too. Their barriers move out of every
+// enclosing if or loop that touches the buffer only by such stores, so
+// they fence the whole write, and out of every if on the thread index,
+// where some threads would not reach them (what such a branch reads of
+// its own writes is the kernel's to synchronize, as in CUDA).
+//
 // T.ptx_cp_async copies land asynchronously: their writes are complete
 // where the kernel waits for them, so in a kernel with such copies a
 // `tile.cp_async_wait` (T.ptx_wait_group) counts as the writer, for the
@@ -29,6 +38,7 @@
 #include "tilec/Dialect/TileOps.h"
 #include "tilec/Passes/Passes.h"
 
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/Support/Debug.h"
@@ -120,21 +130,71 @@ bool onlyAtomicallyTouches(Operation *op, Value buffer) {
   return !other;
 }
 
+/// Whether the ops nested in `op` touch `buffer` only by plain stores.
+bool onlyStores(Operation *op, Value buffer) {
+  bool other = false;
+  op->walk([&](Operation *inner) {
+    if (isa<tile::AllocOp>(inner) || isa<ViewLikeOpInterface>(inner))
+      return;
+    for (Value operand : inner->getOperands())
+      if (isShared(operand)) {
+        Value root = rootBuffer(operand);
+        bool same = root == buffer || !root.getDefiningOp<tile::AllocOp>() ||
+                    !buffer.getDefiningOp<tile::AllocOp>();
+        other |= same && !isa<memref::StoreOp>(inner);
+      }
+  });
+  return !other;
+}
+
+/// A thread's own store into shared memory, outside a tile op (which is
+/// the writer then).
+bool isPlainSharedStore(Operation *op) {
+  auto store = dyn_cast<memref::StoreOp>(op);
+  return store && isShared(store.getMemRef());
+}
+
+/// Whether `v` is computed from the thread index (its def chain reaches a
+/// tile.thread_id): a branch on it is one some threads of a warp or block
+/// skip, where no block barrier can go.
+bool dependsOnThread(Value v, unsigned depth = 0) {
+  Operation *def = v.getDefiningOp();
+  if (!def || depth > 32)
+    return false;
+  if (isa<tile::ThreadIdOp, gpu::ThreadIdOp>(def))
+    return true;
+  return llvm::any_of(def->getOperands(), [&](Value operand) {
+    return dependsOnThread(operand, depth + 1);
+  });
+}
+
 /// Where the barriers of writer `op` go: the op itself, or for an atomic
-/// add the outermost enclosing op below the kernel that touches its buffer
-/// only atomically (control flow only: a partition's barriers stay in it).
+/// add (a plain store) the outermost enclosing op below the kernel that
+/// touches its buffer only atomically (only by stores) (control flow only:
+/// a partition's barriers stay in it).
 Operation *barrierAnchor(Operation *op) {
   auto atomic = dyn_cast<tile::AtomicAddOp>(op);
-  if (!atomic)
+  if (!atomic && !isPlainSharedStore(op))
     return op;
-  Value buffer = rootBuffer(atomic.getDst());
+  Value buffer = rootBuffer(atomic ? atomic.getDst()
+                                   : cast<memref::StoreOp>(op).getMemRef());
   Operation *anchor = op;
   for (Operation *parent = op->getParentOp();
        isa_and_nonnull<scf::IfOp, scf::ForOp, scf::WhileOp, tile::ForOp>(
            parent) &&
-       onlyAtomicallyTouches(parent, buffer);
+       (atomic ? onlyAtomicallyTouches(parent, buffer)
+               : onlyStores(parent, buffer));
        parent = parent->getParentOp())
     anchor = parent;
+  // Never inside a branch on the thread index, however deep: out to the
+  // outermost one below the kernel or T.ws region.
+  if (!atomic)
+    for (Operation *parent = anchor->getParentOp();
+         parent && !isa<tile::KernelOp, gpu::GPUFuncOp, tile::WsOp>(parent);
+         parent = parent->getParentOp())
+      if (auto ifOp = dyn_cast<scf::IfOp>(parent);
+          ifOp && dependsOnThread(ifOp.getCondition()))
+        anchor = parent;
   return anchor;
 }
 
@@ -147,7 +207,8 @@ struct TileInsertBarriers
     bool rawCopies = false;
     getOperation()->walk([&](tile::CpAsyncOp) { rawCopies = true; });
     getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
-      if (writesShared(op) || (rawCopies && isa<tile::CpAsyncWaitOp>(op))) {
+      if (writesShared(op) || isPlainSharedStore(op) ||
+          (rawCopies && isa<tile::CpAsyncWaitOp>(op))) {
         writers.push_back(op);
         // Nothing inside a T.Parallel loop gets a barrier of its own.
         return WalkResult::skip();

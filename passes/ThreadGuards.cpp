@@ -442,12 +442,39 @@ LogicalResult simt::checkThreadGuards(KernelLowering &kernel,
     if (guard && !llvm::is_contained(fenced, cast<scf::IfOp>(guard)))
       fenced.push_back(cast<scf::IfOp>(guard));
   }
+  // The regions of one T.ws chain (the arms of `if tx < 128: ... elif
+  // ...`, consecutive partitions) run at the same time on their own
+  // threads and may wait for each other through mbarriers (FlashMLA's
+  // consumers, a producer and its consumers): a block barrier between two
+  // of them would make the second partition's threads wait for the first
+  // to finish, which waits for them. Only the chain's ends are fenced.
+  auto isPartition = [](Operation *op) {
+    return isa_and_nonnull<scf::IfOp>(op) &&
+           op->hasAttr(tile::PartitionAttr::getAttrName());
+  };
+  // The first (or last) region of the chain `op` is in: the partitions
+  // before (after) it with only pure arithmetic between them (a later
+  // region's condition sits between two ifs).
+  auto chainEnd = [&](Operation *op, bool after) {
+    Operation *end = op;
+    for (Operation *n = after ? op->getNextNode() : op->getPrevNode(); n;
+         n = after ? n->getNextNode() : n->getPrevNode()) {
+      if (isPartition(n))
+        end = n;
+      else if (!isPure(n))
+        break;
+    }
+    return end;
+  };
   for (scf::IfOp guard : fenced) {
-    OpBuilder b(guard);
-    if (!isa_and_nonnull<tile::BarrierOp>(guard->getPrevNode()))
+    bool partition = isPartition(guard);
+    Operation *first = partition ? chainEnd(guard, false) : guard.getOperation();
+    Operation *last = partition ? chainEnd(guard, true) : guard.getOperation();
+    OpBuilder b(first);
+    if (!isa_and_nonnull<tile::BarrierOp>(first->getPrevNode()))
       tile::BarrierOp::create(b, guard.getLoc());
-    b.setInsertionPointAfter(guard);
-    if (!isa_and_nonnull<tile::BarrierOp>(guard->getNextNode()))
+    b.setInsertionPointAfter(last);
+    if (!isa_and_nonnull<tile::BarrierOp>(last->getNextNode()))
       tile::BarrierOp::create(b, guard.getLoc());
   }
   return success();
