@@ -352,6 +352,11 @@ mlir::Value castToWorkgroup(mlir::OpBuilder &b, mlir::Location loc,
 mlir::Value sharedElementPointer(mlir::OpBuilder &b, mlir::Location loc,
                                  mlir::Value buffer, mlir::ValueRange indices,
                                  unsigned indexBits);
+/// The LLVM pointer to mbarrier `index` of `barriers` (a
+/// tile.alloc_barrier's buffer; LowerHopper.cpp).
+mlir::Value barrierPointer(KernelLowering &kernel, mlir::OpBuilder &b,
+                           mlir::Location loc, mlir::Value barriers,
+                           mlir::Value index);
 
 /// TileLang's raw asynchronous copies (LowerAsyncCopy.cpp), before the
 /// mbarriers are: tile.cp_async as one cp.async to the element's place

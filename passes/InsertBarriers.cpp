@@ -112,11 +112,13 @@ Value rootBuffer(Value v) {
   return v;
 }
 
-/// Whether the ops nested in `op` touch `buffer` only by atomic adds.
-bool onlyAtomicallyTouches(Operation *op, Value buffer) {
+/// Whether the ops nested in `op` touch `buffer` only by ops `by` accepts
+/// (atomic adds; plain stores).
+bool onlyTouchesBy(Operation *op, Value buffer,
+                   llvm::function_ref<bool(Operation *)> by) {
   bool other = false;
   op->walk([&](Operation *inner) {
-    if (isa<tile::AtomicAddOp, memref::AtomicRMWOp, tile::AllocOp>(inner) ||
+    if (by(inner) || isa<tile::AllocOp>(inner) ||
         isa<ViewLikeOpInterface>(inner))
       return;
     for (Value operand : inner->getOperands())
@@ -130,22 +132,10 @@ bool onlyAtomicallyTouches(Operation *op, Value buffer) {
   return !other;
 }
 
-/// Whether the ops nested in `op` touch `buffer` only by plain stores.
-bool onlyStores(Operation *op, Value buffer) {
-  bool other = false;
-  op->walk([&](Operation *inner) {
-    if (isa<tile::AllocOp>(inner) || isa<ViewLikeOpInterface>(inner))
-      return;
-    for (Value operand : inner->getOperands())
-      if (isShared(operand)) {
-        Value root = rootBuffer(operand);
-        bool same = root == buffer || !root.getDefiningOp<tile::AllocOp>() ||
-                    !buffer.getDefiningOp<tile::AllocOp>();
-        other |= same && !isa<memref::StoreOp>(inner);
-      }
-  });
-  return !other;
+bool isAtomic(Operation *op) {
+  return isa<tile::AtomicAddOp, memref::AtomicRMWOp>(op);
 }
+bool isStore(Operation *op) { return isa<memref::StoreOp>(op); }
 
 /// A thread's own store into shared memory, outside a tile op (which is
 /// the writer then).
@@ -182,8 +172,7 @@ Operation *barrierAnchor(Operation *op) {
   for (Operation *parent = op->getParentOp();
        isa_and_nonnull<scf::IfOp, scf::ForOp, scf::WhileOp, tile::ForOp>(
            parent) &&
-       (atomic ? onlyAtomicallyTouches(parent, buffer)
-               : onlyStores(parent, buffer));
+       onlyTouchesBy(parent, buffer, atomic ? isAtomic : isStore);
        parent = parent->getParentOp())
     anchor = parent;
   // Never inside a branch on the thread index, however deep: out to the

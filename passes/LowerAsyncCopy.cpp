@@ -59,9 +59,14 @@ int64_t offsetDivisor(MemRefType type, ValueRange indices) {
   return d;
 }
 
-bool allConstant(ValueRange indices) {
-  return llvm::all_of(indices,
-                      [](Value v) { return matchPattern(v, m_Constant()); });
+/// Whether constant `indices` put a `bytes`-byte access off its alignment
+/// (elements of `elemBytes`); false where that is not known.
+bool misaligned(MemRefType type, ValueRange indices, int64_t elemBytes,
+                int64_t bytes) {
+  bool constant = llvm::all_of(
+      indices, [](Value v) { return matchPattern(v, m_Constant()); });
+  int64_t d = offsetDivisor(type, indices);
+  return constant && d && d * elemBytes % bytes;
 }
 
 std::string bufferName(Value buffer) {
@@ -114,16 +119,14 @@ LogicalResult lowerCopy(KernelLowering &kernel, tile::CpAsyncOp op) {
     }
     SharedSlot slot{dst, rank == 3 ? at[0] : Value()};
     at = slotIndices(b, loc, slot, at[rank - 2], at[rank - 1]);
-  } else if (int64_t d = offsetDivisor(dstType, op.getDstIndices());
-             d && allConstant(op.getDstIndices()) && d * elemBytes % bytes) {
+  } else if (misaligned(dstType, op.getDstIndices(), elemBytes, bytes)) {
     return op.emitError() << "T.ptx_cp_async writes " << bytes
                           << " bytes at an element of `" << name
                           << "` that is not " << bytes
                           << "-byte aligned (cp.async needs its size's "
                              "alignment)";
   }
-  if (int64_t d = offsetDivisor(srcType, op.getSrcIndices());
-      d && allConstant(op.getSrcIndices()) && d * elemBytes % bytes)
+  if (misaligned(srcType, op.getSrcIndices(), elemBytes, bytes))
     return op.emitError() << "T.ptx_cp_async reads " << bytes
                           << " bytes at an element of the source tensor "
                              "that is not "
@@ -157,9 +160,8 @@ LogicalResult simt::lowerRawAsyncCopies(KernelLowering &kernel,
   kernel.getFunc().walk([&](Operation *op) {
     if (auto copy = dyn_cast<tile::CpAsyncOp>(op))
       copies.push_back(copy);
-    else if (isa<tile::CpAsyncCommitOp, tile::CpAsyncWaitOp>(op))
-      others.push_back(op);
-    else if (isa<tile::CpAsyncArriveOp>(op))
+    else if (isa<tile::CpAsyncCommitOp, tile::CpAsyncWaitOp,
+                 tile::CpAsyncArriveOp>(op))
       others.push_back(op);
   });
   if (copies.empty() && others.empty())
@@ -171,16 +173,14 @@ LogicalResult simt::lowerRawAsyncCopies(KernelLowering &kernel,
     if (failed(lowerCopy(kernel, copy)))
       return failure();
   const DeviceOpBuilder &device = deviceOps(kernel.getFunc());
-  unsigned indexBits = kernel.getOptions().indexBitwidth;
   for (Operation *op : others) {
     OpBuilder b(op);
     Location loc = op->getLoc();
     if (auto arrive = dyn_cast<tile::CpAsyncArriveOp>(op)) {
-      Value shared = castToWorkgroup(b, loc, arrive.getBarriers());
       device.mbarrierArriveOnAsyncCopies(
           b, loc,
-          sharedElementPointer(b, loc, shared, ValueRange{arrive.getIndex()},
-                               indexBits));
+          barrierPointer(kernel, b, loc, arrive.getBarriers(),
+                         arrive.getIndex()));
     } else if (!copies.empty()) {
       if (auto wait = dyn_cast<tile::CpAsyncWaitOp>(op))
         device.asyncCopyWait(b, loc, wait.getPending());

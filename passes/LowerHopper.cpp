@@ -50,13 +50,6 @@ Value cI32(OpBuilder &b, Location loc, int64_t v) {
   return arith::ConstantIntOp::create(b, loc, b.getI32Type(), v);
 }
 
-Value barrierPointer(KernelLowering &kernel, OpBuilder &b, Location loc,
-                     Value barriers, Value index) {
-  Value shared = castToWorkgroup(b, loc, barriers);
-  return sharedElementPointer(b, loc, shared, ValueRange{index},
-                              kernel.getOptions().indexBitwidth);
-}
-
 /// `tid == first thread of op's partition`.
 Value isLeader(KernelLowering &kernel, OpBuilder &b, Location loc,
                Operation *op) {
@@ -161,6 +154,13 @@ Value toI32(OpBuilder &b, Location loc, Value v) {
 }
 
 } // namespace
+
+Value simt::barrierPointer(KernelLowering &kernel, OpBuilder &b,
+                           Location loc, Value barriers, Value index) {
+  Value shared = castToWorkgroup(b, loc, barriers);
+  return sharedElementPointer(b, loc, shared, ValueRange{index},
+                              kernel.getOptions().indexBitwidth);
+}
 
 LogicalResult simt::lowerWarpPartitions(KernelLowering &kernel) {
   SmallVector<tile::WsOp> regions;
