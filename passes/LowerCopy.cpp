@@ -804,7 +804,8 @@ private:
   }
 
   /// Loads src's element at squeezed `coord` (zero outside a global
-  /// tensor), converts it and stores it into dst (unless outside).
+  /// tensor), converts it and stores it into dst (unless outside). Either
+  /// side may be a swizzled wgmma operand: both go through `placed`.
   void copyElement(OpBuilder &b, Location loc, const Box &src, const Box &dst,
                    ValueRange coord) {
     SmallVector<Value> srcIndex = src.indices(b, loc, coord);
@@ -814,14 +815,16 @@ private:
     Value loaded = guardedValues(
         b, loc, inBounds(b, loc, src, srcIndex), srcElement,
         [&](OpBuilder &gb) -> SmallVector<Value> {
-          return {memref::LoadOp::create(gb, loc, src.buffer, srcIndex)};
+          return {memref::LoadOp::create(gb, loc, src.buffer,
+                                         src.placed(gb, loc, srcIndex))};
         },
         [&](OpBuilder &gb) -> SmallVector<Value> {
           return {zeroOf(gb, loc, srcElement)};
         })[0];
     Value value = castScalar(b, loc, loaded, dstElement);
     guarded(b, loc, inBounds(b, loc, dst, dstIndex), [&](OpBuilder &gb) {
-      memref::StoreOp::create(gb, loc, value, dst.buffer, dstIndex);
+      memref::StoreOp::create(gb, loc, value, dst.buffer,
+                              dst.placed(gb, loc, dstIndex));
     });
   }
 
@@ -838,7 +841,8 @@ private:
         b, loc, inBounds(b, loc, src, srcIndex), srcType,
         [&](OpBuilder &gb) -> SmallVector<Value> {
           return {vector::LoadOp::create(
-              gb, loc, srcType, src.buffer, srcIndex, false,
+              gb, loc, srcType, src.buffer, src.placed(gb, loc, srcIndex),
+              false,
               llvm::MaybeAlign(vec * elementBytes(srcElement)))};
         },
         [&](OpBuilder &gb) -> SmallVector<Value> {
@@ -847,7 +851,8 @@ private:
         })[0];
     Value value = castVector(b, loc, loaded, dstElement);
     guarded(b, loc, inBounds(b, loc, dst, dstIndex), [&](OpBuilder &gb) {
-      vector::StoreOp::create(gb, loc, value, dst.buffer, dstIndex, false,
+      vector::StoreOp::create(gb, loc, value, dst.buffer,
+                              dst.placed(gb, loc, dstIndex), false,
                               llvm::MaybeAlign(vec * elementBytes(dstElement)));
     });
   }
