@@ -255,10 +255,11 @@ private:
     if (aInRegisters && kind == MMAKind::Warpgroup) {
       // wgmma's register A fragment of a warpgroup's m64 x k16 block is
       // its D fragment for N = 16, so A over all of K is the D layout of
-      // an m x k product (FlashAttention's S, cast to P, read in place).
+      // an m x k product (FlashAttention's S, cast to P, read in place),
+      // replicated over the warpgroups along N.
       tile::MmaAttr mma = gemm::readMma(gemm);
-      llvm::Expected<LinearLayout> layout = wgmmaTiledAccumulatorLayout(
-          m, k, WarpPartition{mma.getWarpsM(), 1}, k);
+      llvm::Expected<LinearLayout> layout = wgmmaRegisterOperandALayout(
+          m, k, WarpPartition{mma.getWarpsM(), mma.getWarpsN()});
       if (!layout)
         return gemm.emitError()
                << "no wgmma register operand layout for `" << a.getName()
@@ -675,6 +676,9 @@ SmallVector<Value, 2> gemm::swizzledIndices(OpBuilder &b, Location loc,
         b, loc, swz,
         arith::MulIOp::create(b, loc, atomIndex, cst(rows * atom)));
   }
+  if (!llvm::isPowerOf2_64(uint64_t(cols)))
+    return {arith::DivUIOp::create(b, loc, swz, cst(cols)),
+            arith::RemUIOp::create(b, loc, swz, cst(cols))};
   int log2Cols = log2Exact(cols);
   return {arith::ShRUIOp::create(b, loc, swz, cst(log2Cols)),
           arith::AndIOp::create(b, loc, swz, cst(cols - 1))};

@@ -132,9 +132,13 @@ llvm::Expected<tile::SwizzleAttr> canonicalSwizzle(MLIRContext *ctx,
   int64_t rows = type.getShape().take_back(2)[0];
   int64_t cols = type.getShape().take_back(2)[1];
   int64_t elemBytes = type.getElementTypeBitWidth() / 8;
-  if (rows % 8 || !llvm::isPowerOf2_64(uint64_t(cols)))
+  // A row longer than the swizzle is whole atoms one swizzle wide (their
+  // number need not be a power of two: FlashAttention's dim 192).
+  if (rows % 8 || (!llvm::isPowerOf2_64(uint64_t(cols)) &&
+                   cols * elemBytes % 128 && cols * elemBytes % 64))
     return fail("a wgmma operand needs rows a multiple of 8 and a "
-                "power-of-two row length, got " +
+                "power-of-two row length or whole 64- or 128-byte atoms, "
+                "got " +
                 Twine(rows) + "x" + Twine(cols));
   for (int32_t bits : {3, 2, 1}) {
     int64_t modeBytes = int64_t(16) << bits;
@@ -337,10 +341,13 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
       }
       return true;
     };
-    if (aInRegisters && (gemm.getTransposeA() || shape->warps.warpsN != 1 ||
+    // Warpgroups side by side along N each hold the A rows of their M
+    // block (the fragment is replicated across them, as TileLang's
+    // register-A wgmma is).
+    if (aInRegisters && (gemm.getTransposeA() ||
                          !llvm::isPowerOf2_64(uint64_t(k)) || k > 256)) {
-      why = "A in registers needs no transpose, the warpgroups all along M "
-            "and K a power of two up to 256";
+      why = "A in registers needs no transpose and K a power of two up to "
+            "256";
       return WalkResult::interrupt();
     }
     if ((!aInRegisters && !pick(a, !gemm.getTransposeA(), 64)) ||

@@ -169,6 +169,59 @@ Value andOf(OpBuilder &b, Location loc, Value x, Value y) {
   return arith::AndIOp::create(b, loc, x, y);
 }
 
+/// Whether `box`'s buffer holds `lastExtent` elements along its last
+/// dimension and at least one along every other: false only for a global
+/// tensor with a small dynamic extent (an empty one); null when the static
+/// shape says so.
+Value holdsOrigin(OpBuilder &b, Location loc, const Box &box,
+                  int64_t lastExtent) {
+  if (!isGlobalBuffer(box.buffer))
+    return nullptr;
+  MemRefType type = box.type();
+  Value result;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    if (!ShapedType::isDynamic(type.getShape()[d]))
+      continue;
+    int64_t need = d == type.getRank() - 1 ? lastExtent : 1;
+    Value size = memref::DimOp::create(b, loc, box.buffer, d);
+    result = andOf(b, loc, result,
+                   arith::CmpIOp::create(b, loc, arith::CmpIPredicate::uge,
+                                         size, constIndex(b, loc, need)));
+  }
+  return result;
+}
+
+/// `type` (an element, or a vector along the last dimension) at `index`
+/// of `box`, zero where `cond` (if any) is false, without a branch: an
+/// access outside reads the buffer's origin instead and a select drops
+/// it. The origin must exist (holdsOrigin). A branch per element, as
+/// guardedValues makes, left ptxas ~700 blocks in the fragment copy of a
+/// 128 x 128 tile over dynamic shapes, and it fell back to 32 registers
+/// and 11 KB of spills (fusedmoe's shared expert, session 13).
+Value maskedLoad(OpBuilder &b, Location loc, const Box &box,
+                 ArrayRef<Value> index, Value cond, Type type,
+                 llvm::MaybeAlign align) {
+  SmallVector<Value> at(index);
+  if (cond) {
+    Value zero = constIndex(b, loc, 0);
+    for (Value &i : at)
+      i = arith::SelectOp::create(b, loc, cond, i, zero);
+  }
+  SmallVector<Value> placed = box.placed(b, loc, at);
+  Value loaded =
+      isa<VectorType>(type)
+          ? Value(vector::LoadOp::create(b, loc, type, box.buffer, placed,
+                                         false, align))
+          : Value(memref::LoadOp::create(b, loc, box.buffer, placed));
+  if (!cond)
+    return loaded;
+  Value zero = isa<VectorType>(type)
+                   ? Value(arith::ConstantOp::create(
+                         b, loc, type, b.getZeroAttr(type)))
+                   : zeroOf(b, loc, type);
+  return arith::SelectOp::create(b, loc, cond, loaded, zero);
+}
+
 /// Whether box element offsets that are multiples of `vec` along the last
 /// dimension start at an element offset that is a multiple of `vec` in
 /// the buffer: the last offset and every outer stride (static) are.
@@ -479,6 +532,50 @@ private:
     return success();
   }
 
+  /// A whole fragment from `other`, `width` elements a load along the
+  /// last dimension (aligned, one bounds check a vector). Elements outside
+  /// a global tensor read zero through maskedLoad, branch-free; one
+  /// uniform branch around the whole copy covers a tensor too small to
+  /// have an origin, where every register is zero.
+  void loadFragment(OpBuilder &b, Location loc, const Fragment &frag,
+                    ArrayRef<int> fragDims, const Box &other, int64_t width) {
+    const Layout &layout = frag.layout;
+    Type otherElement = other.type().getElementType();
+    auto loadAll = [&](OpBuilder &lb) {
+      for (int64_t r0 = 0; r0 < layout.numRegisters(); r0 += width) {
+        SmallVector<Value> fragCoord = kernel.coords(lb, loc, layout, r0);
+        SmallVector<Value> squeezed;
+        for (int d : fragDims)
+          squeezed.push_back(fragCoord[d]);
+        SmallVector<Value> index = other.indices(lb, loc, squeezed);
+        Value cond = inBounds(lb, loc, other, index);
+        if (width == 1) {
+          kernel.storeRegister(
+              lb, loc, frag, r0,
+              maskedLoad(lb, loc, other, index, cond, otherElement, {}));
+          continue;
+        }
+        auto vecType = VectorType::get({width}, otherElement);
+        Value loaded =
+            maskedLoad(lb, loc, other, index, cond, vecType,
+                       llvm::MaybeAlign(width * elementBytes(otherElement)));
+        for (int64_t v = 0; v < width; ++v)
+          kernel.storeRegister(lb, loc, frag, r0 + v,
+                               vector::ExtractOp::create(lb, loc, loaded, v));
+      }
+    };
+    Value origin = holdsOrigin(b, loc, other, width);
+    if (!origin)
+      return loadAll(b);
+    auto ifOp = scf::IfOp::create(b, loc, origin, /*withElseRegion=*/true);
+    OpBuilder thenB = OpBuilder::atBlockTerminator(ifOp.thenBlock());
+    loadAll(thenB);
+    OpBuilder elseB = OpBuilder::atBlockTerminator(ifOp.elseBlock());
+    for (int64_t r = 0; r < layout.numRegisters(); ++r)
+      kernel.storeRegister(elseB, loc, frag, r,
+                           zeroOf(elseB, loc, otherElement));
+  }
+
   LogicalResult fragmentSide(tile::CopyOp copy, const Fragment &frag,
                              const Box &fragBox, const Box &other,
                              bool toFragment) {
@@ -507,10 +604,15 @@ private:
       }
     }
 
-    if (!toFragment && storeMatrices(copy, frag, other))
+    if (toFragment) {
+      loadFragment(b, loc, frag, fragDims, other, width);
+      copy.erase();
+      return success();
+    }
+    if (storeMatrices(copy, frag, other))
       return success();
 
-    if (!toFragment && !storeOnce && width > 1 && !hasIEEEDivision()) {
+    if (!storeOnce && width > 1 && !hasIEEEDivision()) {
       if (int64_t step = pairedStoreStep(layout, width, otherElement);
           step && alignedStarts(other, 2 * width) &&
           uniformGuard(other, 2 * width)) {
@@ -526,62 +628,30 @@ private:
       for (int d : fragDims)
         squeezed.push_back(fragCoord[d]);
       SmallVector<Value> index = other.indices(b, loc, squeezed);
+      Value cond = andOf(b, loc, inBounds(b, loc, other, index), storeOnce);
       if (width > 1) {
         auto vecType = VectorType::get({width}, otherElement);
-        Value cond = inBounds(b, loc, other, index);
         llvm::MaybeAlign align(width * elementBytes(otherElement));
-        if (toFragment) {
-          Value loaded = guardedValues(
-              b, loc, cond, vecType,
-              [&](OpBuilder &gb) -> SmallVector<Value> {
-                return {vector::LoadOp::create(gb, loc, vecType, other.buffer,
-                                               other.placed(gb, loc, index),
-                                               false, align)};
-              },
-              [&](OpBuilder &gb) -> SmallVector<Value> {
-                return {arith::ConstantOp::create(gb, loc, vecType,
-                                                  gb.getZeroAttr(vecType))};
-              })[0];
-          for (int64_t v = 0; v < width; ++v)
-            kernel.storeRegister(b, loc, frag, r0 + v,
-                                 vector::ExtractOp::create(b, loc, loaded, v));
-        } else {
-          SmallVector<Value> elements;
-          for (int64_t v = 0; v < width; ++v)
-            elements.push_back(
-                castScalar(b, loc, kernel.loadRegister(b, loc, frag, r0 + v),
-                           otherElement));
-          Value packed =
-              vector::FromElementsOp::create(b, loc, vecType, elements);
-          guarded(b, loc, andOf(b, loc, cond, storeOnce), [&](OpBuilder &gb) {
-            vector::StoreOp::create(gb, loc, packed, other.buffer,
-                                    other.placed(gb, loc, index), false, align);
-          });
-        }
+        SmallVector<Value> elements;
+        for (int64_t v = 0; v < width; ++v)
+          elements.push_back(
+              castScalar(b, loc, kernel.loadRegister(b, loc, frag, r0 + v),
+                         otherElement));
+        Value packed = vector::FromElementsOp::create(b, loc, vecType, elements);
+        guarded(b, loc, cond, [&](OpBuilder &gb) {
+          vector::StoreOp::create(gb, loc, packed, other.buffer,
+                                  other.placed(gb, loc, index), false, align);
+        });
         continue;
       }
       // Scalar: one element; neighbours of a contiguous run sit next to
       // each other for LLVM's load/store vectorizer.
-      Value cond = inBounds(b, loc, other, index);
-      if (toFragment) {
-        Value loaded = guardedValues(
-            b, loc, cond, otherElement,
-            [&](OpBuilder &gb) -> SmallVector<Value> {
-              return {memref::LoadOp::create(gb, loc, other.buffer,
-                                             other.placed(gb, loc, index))};
-            },
-            [&](OpBuilder &gb) -> SmallVector<Value> {
-              return {zeroOf(gb, loc, otherElement)};
-            })[0];
-        kernel.storeRegister(b, loc, frag, r0, loaded);
-      } else {
-        Value value = castScalar(b, loc, kernel.loadRegister(b, loc, frag, r0),
-                                 otherElement);
-        guarded(b, loc, andOf(b, loc, cond, storeOnce), [&](OpBuilder &gb) {
-          memref::StoreOp::create(gb, loc, value, other.buffer,
-                                  other.placed(gb, loc, index));
-        });
-      }
+      Value value = castScalar(b, loc, kernel.loadRegister(b, loc, frag, r0),
+                               otherElement);
+      guarded(b, loc, cond, [&](OpBuilder &gb) {
+        memref::StoreOp::create(gb, loc, value, other.buffer,
+                                other.placed(gb, loc, index));
+      });
     }
     copy.erase();
     return success();

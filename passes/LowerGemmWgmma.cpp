@@ -288,8 +288,17 @@ SmallVector<Value> WgmmaGemm::loadAccumulators(OpBuilder &b) {
 void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
                       MutableArrayRef<Value> accs) {
   MLIRContext *ctx = b.getContext();
-  Value baseA = fragA ? Value() : descriptorBase(b, a, descA, wgA);
-  Value baseB = descriptorBase(b, bSlot, descB, wgB);
+  // The bases go through an opaque copy at the gemm: the descriptors
+  // (base + a constant per instruction) are then made where they are
+  // used. Left loop-invariant, LLVM hoisted every one out of the K loop,
+  // two registers each for the whole loop (32 for two gemms of 8 k-steps:
+  // 488 bytes of spills in test/Passes/wgmma-register-a-replicated.tile).
+  const DeviceOpBuilder &ops = simt::deviceOps(op);
+  Value baseA = fragA ? Value()
+                      : ops.opaqueRegister(b, loc,
+                                           descriptorBase(b, a, descA, wgA));
+  Value baseB =
+      ops.opaqueRegister(b, loc, descriptorBase(b, bSlot, descB, wgB));
   // A region's origin in (M or N, K): added to each window's before the
   // offset is taken, since a K offset may carry into the next atom.
   auto originOf = [](SharedSlot slot, const WgmmaOperand &d) {
@@ -307,7 +316,6 @@ void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
   };
   Type in = cast<MemRefType>(op.getA().getType()).getElementType();
   Type inB = cast<MemRefType>(op.getB().getType()).getElementType();
-  const DeviceOpBuilder &ops = simt::deviceOps(op);
   Type st = structType(ctx);
   // A from registers: the four 32-bit words (pairs a0 a1, ..., a6 a7) of
   // m64 block mb and k-step s.

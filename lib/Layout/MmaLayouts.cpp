@@ -365,4 +365,17 @@ Expected<LinearLayout> wgmmaTiledAccumulatorLayout(int64_t blockM,
                        true, true);
 }
 
+Expected<LinearLayout> wgmmaRegisterOperandALayout(int64_t blockM,
+                                                   int64_t blockK,
+                                                   WarpPartition warps) {
+  if (warps.warpsM < 4 || warps.warpsM % 4)
+    return makeLayoutError("wgmma needs warpsM a multiple of 4, got " +
+                           Twine(warps.warpsM));
+  Expected<LinearLayout> atom = wgmmaAccumulatorLayout(blockK);
+  if (!atom)
+    return atom.takeError();
+  return tileOverBlock(*atom, blockM, blockK, warps.warpsM / 4, warps.warpsN,
+                       /*ownM=*/true, /*ownN=*/false);
+}
+
 } // namespace tilec

@@ -359,8 +359,13 @@ public:
 
   Value opaqueRegister(OpBuilder &b, Location loc,
                        Value value) const override {
+    // The register class of the value: f32, or a 32- / 64-bit integer
+    // (a wgmma descriptor base, kept from being hoisted).
+    StringRef constraint = value.getType().isF32()          ? "=f,0"
+                           : value.getType().isInteger(64) ? "=l,0"
+                                                           : "=r,0";
     return LLVM::InlineAsmOp::create(b, loc, value.getType(),
-                                     ValueRange{value}, "", "=f,0",
+                                     ValueRange{value}, "", constraint,
                                      /*has_side_effects=*/true,
                                      /*is_align_stack=*/false,
                                      LLVM::tailcallkind::TailCallKind::None,

@@ -84,17 +84,20 @@ gpu.module @m {
 // -----
 
 // A copy from an f16 tensor into a fragment with 8 contiguous registers
-// per thread: one 16-byte aligned vector.load per thread, guarded on the
-// row (the block's rows may pass the end); the copy back stores a vector.
+// per thread: one 16-byte aligned vector.load per thread, masked on the
+// row (the block's rows may pass the end) without a branch: a row outside
+// reads the origin and the select drops it; the copy back stores a vector.
 // CHECK-LABEL: gpu.func @vector_copy
 // CHECK: %[[REGS:.*]] = memref.alloca() : memref<8xf32>
 // CHECK: %[[COL:.*]] = arith.shli %{{.*}}, %{{.*}} : index
 // CHECK: %[[ROW:.*]] = gpu.block_id x
 // CHECK: %[[IN:.*]] = arith.cmpi ult, %[[ROW]], %{{.*}} : index
-// CHECK: %[[V:.*]] = scf.if %[[IN]] -> (vector<8xf16>) {
-// CHECK:   vector.load %{{.*}}[%[[ROW]], %[[COL]]] {alignment = 16 : i64} : memref<100x64xf16>, vector<8xf16>
-// CHECK: } else {
-// CHECK:   arith.constant dense<0.000000e+00> : vector<8xf16>
+// CHECK-NOT: scf.if
+// CHECK: %[[R:.*]] = arith.select %[[IN]], %[[ROW]], %[[Z:.*]] : index
+// CHECK: %[[C:.*]] = arith.select %[[IN]], %[[COL]], %[[Z]] : index
+// CHECK: %[[L:.*]] = vector.load %{{.*}}[%[[R]], %[[C]]] {alignment = 16 : i64} : memref<100x64xf16>, vector<8xf16>
+// CHECK: %[[ZV:.*]] = arith.constant dense<0.000000e+00> : vector<8xf16>
+// CHECK: %[[V:.*]] = arith.select %[[IN]], %[[L]], %[[ZV]] : vector<8xf16>
 // CHECK: %[[E0:.*]] = vector.extract %[[V]][0] : f16 from vector<8xf16>
 // CHECK: %[[W0:.*]] = arith.extf %[[E0]] fastmath<contract> : f16 to f32
 // CHECK: memref.store %[[W0]], %[[REGS]]
@@ -109,6 +112,31 @@ gpu.module @m {
     %c0 = arith.constant 0 : index
     tile.copy %X[%bx, %c0] [1, 64] to %f[%c0, %c0] [1, 64] : memref<100x64xf16>, memref<1x64xf32, #tile.space<fragment>>
     tile.copy %f[%c0, %c0] [1, 64] to %Y[%bx, %c0] [1, 64] : memref<1x64xf32, #tile.space<fragment>>, memref<100x64xf16>
+    gpu.return
+  }
+}
+
+// -----
+
+// The same copy from a tensor with a dynamic row count: the masked loads
+// read the origin, which an empty tensor lacks, so one uniform branch on
+// "at least one row" covers the whole copy (zeros otherwise).
+// CHECK-LABEL: gpu.func @dynamic_vector_copy
+// CHECK: %[[ROWS:.*]] = memref.dim %{{.*}}, %c0{{.*}} : memref<?x64xf16>
+// CHECK: %[[HAS:.*]] = arith.cmpi uge, %[[ROWS]], %{{.*}} : index
+// CHECK: scf.if %[[HAS]] {
+// CHECK-NOT: scf.if
+// CHECK:   vector.load
+// CHECK:   arith.select
+// CHECK: } else {
+// CHECK-COUNT-8: memref.store %{{.*}}, %{{.*}} : memref<8xf32>
+// CHECK: }
+gpu.module @m {
+  gpu.func @dynamic_vector_copy(%X: memref<?x64xf16>) kernel attributes {known_block_size = array<i32: 8, 1, 1>} {
+    %f = tile.alloc "f" {layout = #tile.fragment<register = [(0, 1), (0, 2), (0, 4)], lane = [(0, 8), (0, 16), (0, 32)], warp = []>} : memref<1x64xf32, #tile.space<fragment>>
+    %bx = gpu.block_id x
+    %c0 = arith.constant 0 : index
+    tile.copy %X[%bx, %c0] [1, 64] to %f[%c0, %c0] [1, 64] : memref<?x64xf16>, memref<1x64xf32, #tile.space<fragment>>
     gpu.return
   }
 }

@@ -237,6 +237,14 @@ llvm::Expected<LinearLayout> wgmmaTiledAccumulatorLayout(int64_t blockM,
                                                          WarpPartition warps,
                                                          int64_t instrN);
 
+/// wgmma's A operand from registers over a blockM x blockK tile: the
+/// accumulator layout of an m x k product (A of an m64 x k16 block is the
+/// D fragment of N = 16), blockK a power of two up to 256; the warpgroups
+/// along N (warps.warpsN) each hold their M block's rows: replicated.
+llvm::Expected<LinearLayout> wgmmaRegisterOperandALayout(int64_t blockM,
+                                                         int64_t blockK,
+                                                         WarpPartition warps);
+
 } // namespace tilec
 
 #endif // TILEC_LAYOUT_MMALAYOUTS_H

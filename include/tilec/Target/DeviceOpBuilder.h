@@ -234,9 +234,10 @@ public:
   /// Waits until at most `pending` wgmma groups are in flight.
   virtual void wgmmaWait(mlir::OpBuilder &b, mlir::Location loc,
                          int64_t pending) const;
-  /// `value` (an f32 accumulator element read after a wait) through a
-  /// no-op the optimizer cannot look through, so that its uses stay after
-  /// the wait (an empty inline asm tied to it).
+  /// `value` (an f32 accumulator element read after a wait, or an i32 /
+  /// i64 address) through a no-op the optimizer cannot look through, so
+  /// that its uses stay after the wait, or in the loop (an empty inline
+  /// asm tied to it).
   virtual mlir::Value opaqueRegister(mlir::OpBuilder &b, mlir::Location loc,
                                      mlir::Value value) const;
 
