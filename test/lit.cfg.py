@@ -59,3 +59,12 @@ for _d in (os.path.join(config.tilec_src_root, "..", "shared"), "/work/shared"):
         config.available_features.add("sxs")
         config.substitutions.append(("%sxs", os.path.join(os.path.abspath(_d), "sxs")))
         break
+# The conformance kernels (../shared/conformance/, beside the checkout as in
+# CI, or the workplace's copy): bench/conf_torch.py's sample is checked
+# against their cases.tsv.
+for _d in (os.path.join(config.tilec_src_root, "..", "shared"), "/work/shared"):
+    if os.path.isfile(os.path.join(_d, "conformance", "cases.tsv")):
+        config.available_features.add("conformance")
+        config.substitutions.append(
+            ("%conformance", os.path.join(os.path.abspath(_d), "conformance")))
+        break
