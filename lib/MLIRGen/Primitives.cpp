@@ -2139,6 +2139,17 @@ Flow Elaborator::execWith(const ast::WithStmt &s, Frame &frame) {
     return execWs(s, *wsArgs, frame);
   }
   if (!call || !callee->is(Value::Builtin) || callee->getBuiltin() != "T.Kernel") {
+    // TileLang's other scopes (Blackwell's T.ClusterKernel, the T.WS*
+    // warp-specialization API) are known: say they are not supported yet.
+    if (call && callee->is(Value::Builtin) &&
+        StringRef(callee->getBuiltin()).starts_with("T.") &&
+        isNotSupportedYet(StringRef(callee->getBuiltin()).drop_front(2))) {
+      error(call->getCallee()->getRange(),
+            "`" + callee->getBuiltin() +
+                "` is not supported yet by tilec (see docs/language.md, "
+                "section 11)");
+      return Flow::Error;
+    }
     error(item.context->getRange(), "only `with T.Kernel(...)` is supported "
                                     "in .tile files");
     return Flow::Error;
