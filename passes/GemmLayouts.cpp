@@ -534,7 +534,9 @@ LogicalResult gemm::inferGemmLayouts(Operation *kernel,
     return i.kind == MMAKind::Warpgroup;
   });
   std::string why;
-  bool fits = hasWgmma && gemm::wgmmaFits(kernel, target, *threads, why);
+  Operation *culprit = nullptr;
+  bool fits =
+      hasWgmma && gemm::wgmmaFits(kernel, target, *threads, why, &culprit);
   // T.wgmma_gemm asks for wgmma: where the kernel cannot take it, an error
   // (TileLang's contract), never mma.sync.
   if (failed(gemm::checkAsyncGemms(kernel, hasWgmma, fits, why)))
@@ -544,6 +546,28 @@ LogicalResult gemm::inferGemmLayouts(Operation *kernel,
   else if (hasWgmma)
     LLVM_DEBUG(llvm::dbgs()
                << "tile-infer-layouts: mma.sync, not wgmma: " << why << "\n");
+  // tilec --remarks (the module's tile.remarks): the choice, at the
+  // kernel's first gemm, or, where a wgmma chip keeps mma.sync, at the
+  // gemm that could not take wgmma, with the reason.
+  if (Operation *module = kernel->getParentOfType<ModuleOp>();
+      module && module->hasAttr("tile.remarks")) {
+    tile::GemmOp first;
+    kernel->walk([&](tile::GemmOp gemm) {
+      if (!first)
+        first = gemm;
+    });
+    if (first) {
+      if (fits)
+        first.emitRemark("the kernel's gemms use wgmma");
+      else if (hasWgmma)
+        (culprit ? culprit : first.getOperation())
+            ->emitRemark("the kernel's gemms use mma.sync, not wgmma: " + why);
+      else
+        first.emitRemark() << "the kernel's gemms use "
+                           << (*kind == MMAKind::Wave ? "MFMA" : "mma.sync")
+                           << " (" << target.chip() << " has no wgmma)";
+    }
+  }
   return GemmInference(kernel, *threads, target.warpSize(), target, *kind)
       .run();
 }

@@ -187,12 +187,13 @@ std::string regionOriginProblem(tile::GemmOp gemm, unsigned i,
 ///
 /// Whether every tile.gemm of `kernel` can take wgmma: f16/bf16 A and B
 /// in shared buffers used only by operand copies and gemms (or A in a
-/// fragment, not transposed, with the warpgroups all along M and K a power
-/// of two up to 256), an f32 accumulator, shapes a warpgroup split and a
-/// canonical swizzle cover.
-/// Otherwise `why` says what fails (the kernel then takes mma.sync).
+/// fragment, not transposed, K a power of two up to 256), an f32
+/// accumulator, shapes a warpgroup split and a canonical swizzle cover.
+/// Otherwise `why` says what fails (the kernel then takes mma.sync) and
+/// `culprit`, if given, is the gemm that does.
 bool wgmmaFits(mlir::Operation *kernel, const TargetInfo &target,
-               int64_t threads, std::string &why);
+               int64_t threads, std::string &why,
+               mlir::Operation **culprit = nullptr);
 
 /// The async gemms (T.wgmma_gemm) of `kernel` against the kernel's wgmma
 /// decision: a located error on the first one where the chip has no wgmma

@@ -261,9 +261,11 @@ std::string gemm::regionOriginProblem(tile::GemmOp gemm, unsigned i,
 }
 
 bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
-                     int64_t threads, std::string &why) {
+                     int64_t threads, std::string &why, Operation **culprit) {
   llvm::DenseMap<Operation *, tile::SwizzleAttr> chosen;
   WalkResult walk = kernel->walk([&](tile::GemmOp gemm) {
+    if (culprit)
+      *culprit = gemm;
     auto a = gemm.getA().getDefiningOp<tile::AllocOp>();
     auto b = gemm.getB().getDefiningOp<tile::AllocOp>();
     auto c = gemm.getC().getDefiningOp<tile::AllocOp>();

@@ -358,6 +358,8 @@ int runDriver(DriverOptions opts) {
     (*module)->setAttr("tile.no_overlap_gemms", mlir::UnitAttr::get(&context));
   if (opts.pingpong)
     (*module)->setAttr("tile.pingpong_gemms", mlir::UnitAttr::get(&context));
+  if (opts.remarks)
+    (*module)->setAttr("tile.remarks", mlir::UnitAttr::get(&context));
 
   if (emit == EmitKind::Layouts) {
     mlir::FailureOr<std::string> page = renderLayouts(

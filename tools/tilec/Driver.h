@@ -59,6 +59,10 @@ struct DriverOptions {
   /// --pingpong (experimental): the consumer warpgroups of a
   /// warp-specialized loop of several gemms take turns issuing the first.
   bool pingpong = false;
+  /// --remarks: the passes' decisions a user may want explained, as
+  /// `remark:` lines at the source (which tensor-core path a kernel's
+  /// gemms take, and why not the wider one).
+  bool remarks = false;
   /// --tuning-cache: bind each autotune factory's fastest recorded
   /// configuration (TuningLookup.h).
   std::string tuningCachePath;

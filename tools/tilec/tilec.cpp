@@ -138,6 +138,9 @@ int main(int argc, char **argv) {
   app.add_flag("--fast-math", opts.fastMath,
                "Approximate kernel float math (fast div/exp/log/sin; "
                "assumes no NaN/Inf)");
+  app.add_flag("--remarks", opts.remarks,
+               "Explain decisions at the source as remarks (e.g. which "
+               "tensor-core instructions a kernel's gemms use, and why)");
   app.add_flag("--pingpong", opts.pingpong,
                "Experimental, sm_90a: the consumer warpgroups of a "
                "warp-specialized loop of several gemms (FlashAttention) take "
