@@ -372,6 +372,35 @@ TEST_CASE("wgmma m64nNk16 accumulator matches the PTX ISA", "[layout][mma]") {
             .find("multiple of 4") != std::string::npos);
 }
 
+TEST_CASE("wgmma register A operand replicated over N warpgroups",
+          "[layout][mma]") {
+  // PTX ISA, "wgmma .m64nNk16 register fragment layout for matrix A": the
+  // D fragment of N = 16 per k16 step. A warpgroup along N holds its M
+  // block's rows, the same registers as the warpgroup beside it.
+  auto ptxA = [](int warp, int lane, int i) {
+    int group = lane >> 2, tig = lane % 4;
+    return Coord{16 * warp + group + 8 * ((i >> 1) & 1),
+                 8 * (i >> 2) + 2 * tig + (i & 1)};
+  };
+  // One warpgroup along M (128 rows: two m64 blocks), two along N; K 128.
+  auto layout = unwrap(wgmmaRegisterOperandALayout(128, 128, {4, 2}));
+  CHECK(layout.getInDimSize("register") == 128);
+  CHECK(layout.getInDimSize("warp") == 8);
+  for (int w = 0; w < 8; ++w)
+    for (int lane = 0; lane < 32; ++lane)
+      for (int r = 0; r < 128; ++r) {
+        // Registers: 64 along K (the atom), then the second m64 block.
+        Coord atom = ptxA(w % 4, lane, r % 64);
+        Coord expect{int32_t((r / 64) * 64 + atom[0]), atom[1]};
+        REQUIRE(unwrap(layout.apply({r, lane, w})) == expect);
+      }
+  // Without warpgroups along N it is the accumulator layout of M x K.
+  CHECK(unwrap(wgmmaRegisterOperandALayout(128, 64, {8, 1})) ==
+        unwrap(wgmmaTiledAccumulatorLayout(128, 64, {8, 1}, 64)));
+  CHECK(errorOf(wgmmaRegisterOperandALayout(64, 64, {2, 2}))
+            .find("multiple of 4") != std::string::npos);
+}
+
 TEST_CASE("blocked layout: vectors per thread, threads along the fast dim",
           "[layout][mma]") {
   struct Case {
