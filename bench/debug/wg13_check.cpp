@@ -13,9 +13,14 @@
 // dropped), W1, W2 (128, 256): A in registers replicated over the two
 // warpgroups along N. Also M = 77 and M = 128 (one block, partial and
 // whole). Tolerance as above.
+//
+// transpose_a (test/Passes/wgmma-transpose-a.tile): C = At^T B^T, At
+// (128, 128) holding A^T (K x M), B (64, 128): A read MN-major by wgmma.
+// Tolerance as above.
 #include "check_host.h"
 #include "wg13_atoms.h"
 #include "wg13_replicated.h"
+#include "wg13_transpose_a.h"
 
 #include <cmath>
 #include <cstdint>
@@ -82,6 +87,25 @@ void checkReplicated(int M) {
         launched);
 }
 
+void checkTransposeA() {
+  constexpr int M = 128, N = 64, K = 128;
+  std::vector<double> at, b;
+  std::vector<std::uint16_t> hat = halves(K * M, at), hb = halves(N * K, b);
+  std::vector<float> c(M * N, std::nanf(""));
+  CUdeviceptr dAt = upload(hat), dB = upload(hb), dC = upload(c);
+  bool launched = ok(wg13::transpose_a::gemm_ta(dAt, dB, dC), "transpose_a");
+  download(c, dC);
+  cuMemFree(dAt);
+  cuMemFree(dB);
+  std::vector<double> a(M * K);
+  for (int k = 0; k < K; ++k)
+    for (int m = 0; m < M; ++m)
+      a[m * K + k] = at[k * M + m];
+  Tally t;
+  compareAbt(t, "C", c, a, b, M, N, K);
+  t.row("wgmma, A read MN-major (transpose_A)", launched);
+}
+
 } // namespace
 
 int main() {
@@ -91,6 +115,7 @@ int main() {
   checkAtoms();
   for (int m : {200, 77, 128})
     checkReplicated(m);
+  checkTransposeA();
   std::printf(allOk ? "all ok\n" : "FAILED\n");
   return allOk ? 0 : 1;
 }
