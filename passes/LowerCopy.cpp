@@ -215,10 +215,10 @@ Value maskedLoad(OpBuilder &b, Location loc, const Box &box,
           : Value(memref::LoadOp::create(b, loc, box.buffer, placed));
   if (!cond)
     return loaded;
-  Value zero = isa<VectorType>(type)
-                   ? Value(arith::ConstantOp::create(
-                         b, loc, type, b.getZeroAttr(type)))
-                   : zeroOf(b, loc, type);
+  Value zero =
+      isa<VectorType>(type)
+          ? Value(arith::ConstantOp::create(b, loc, type, b.getZeroAttr(type)))
+          : zeroOf(b, loc, type);
   return arith::SelectOp::create(b, loc, cond, loaded, zero);
 }
 
@@ -634,10 +634,10 @@ private:
         llvm::MaybeAlign align(width * elementBytes(otherElement));
         SmallVector<Value> elements;
         for (int64_t v = 0; v < width; ++v)
-          elements.push_back(
-              castScalar(b, loc, kernel.loadRegister(b, loc, frag, r0 + v),
-                         otherElement));
-        Value packed = vector::FromElementsOp::create(b, loc, vecType, elements);
+          elements.push_back(castScalar(
+              b, loc, kernel.loadRegister(b, loc, frag, r0 + v), otherElement));
+        Value packed =
+            vector::FromElementsOp::create(b, loc, vecType, elements);
         guarded(b, loc, cond, [&](OpBuilder &gb) {
           vector::StoreOp::create(gb, loc, packed, other.buffer,
                                   other.placed(gb, loc, index), false, align);
@@ -912,8 +912,7 @@ private:
         [&](OpBuilder &gb) -> SmallVector<Value> {
           return {vector::LoadOp::create(
               gb, loc, srcType, src.buffer, src.placed(gb, loc, srcIndex),
-              false,
-              llvm::MaybeAlign(vec * elementBytes(srcElement)))};
+              false, llvm::MaybeAlign(vec * elementBytes(srcElement)))};
         },
         [&](OpBuilder &gb) -> SmallVector<Value> {
           return {arith::ConstantOp::create(gb, loc, srcType,

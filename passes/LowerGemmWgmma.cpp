@@ -294,9 +294,9 @@ void WgmmaGemm::issue(OpBuilder &b, SharedSlot a, SharedSlot bSlot,
   // two registers each for the whole loop (32 for two gemms of 8 k-steps:
   // 488 bytes of spills in test/Passes/wgmma-register-a-replicated.tile).
   const DeviceOpBuilder &ops = simt::deviceOps(op);
-  Value baseA = fragA ? Value()
-                      : ops.opaqueRegister(b, loc,
-                                           descriptorBase(b, a, descA, wgA));
+  Value baseA =
+      fragA ? Value()
+            : ops.opaqueRegister(b, loc, descriptorBase(b, a, descA, wgA));
   Value baseB =
       ops.opaqueRegister(b, loc, descriptorBase(b, bSlot, descB, wgB));
   // A region's origin in (M or N, K): added to each window's before the
