@@ -551,22 +551,15 @@ LogicalResult gemm::inferGemmLayouts(Operation *kernel,
   // gemm that could not take wgmma, with the reason.
   if (Operation *module = kernel->getParentOfType<ModuleOp>();
       module && module->hasAttr("tile.remarks")) {
-    tile::GemmOp first;
-    kernel->walk([&](tile::GemmOp gemm) {
-      if (!first)
-        first = gemm;
-    });
-    if (first) {
-      if (fits)
-        first.emitRemark("the kernel's gemms use wgmma");
-      else if (hasWgmma)
-        (culprit ? culprit : first.getOperation())
-            ->emitRemark("the kernel's gemms use mma.sync, not wgmma: " + why);
-      else
-        first.emitRemark() << "the kernel's gemms use "
-                           << (*kind == MMAKind::Wave ? "MFMA" : "mma.sync")
-                           << " (" << target.chip() << " has no wgmma)";
-    }
+    if (fits)
+      first.emitRemark("the kernel's gemms use wgmma");
+    else if (hasWgmma)
+      (culprit ? culprit : first.getOperation())
+          ->emitRemark("the kernel's gemms use mma.sync, not wgmma: " + why);
+    else
+      first.emitRemark() << "the kernel's gemms use "
+                         << (*kind == MMAKind::Wave ? "MFMA" : "mma.sync")
+                         << " (" << target.chip() << " has no wgmma)";
   }
   return GemmInference(kernel, *threads, target.warpSize(), target, *kind)
       .run();

@@ -593,22 +593,21 @@ private:
     int64_t width = aligned ? vec : 1;
     SmallVector<int> fragDims = fragBox.squeezedDims();
 
-    // Replicas store once.
-    Value storeOnce;
-    if (!toFragment) {
-      if (int64_t mask = layout.replicaThreadMask()) {
-        Value bits = arith::AndIOp::create(
-            b, loc, kernel.layoutThreadId(layout), constIndex(b, loc, mask));
-        storeOnce = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                          bits, constIndex(b, loc, 0));
-      }
-    }
-
     if (toFragment) {
       loadFragment(b, loc, frag, fragDims, other, width);
       copy.erase();
       return success();
     }
+
+    // Replicas store once.
+    Value storeOnce;
+    if (int64_t mask = layout.replicaThreadMask()) {
+      Value bits = arith::AndIOp::create(
+          b, loc, kernel.layoutThreadId(layout), constIndex(b, loc, mask));
+      storeOnce = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                        bits, constIndex(b, loc, 0));
+    }
+
     if (storeMatrices(copy, frag, other))
       return success();
 

@@ -145,6 +145,26 @@ struct Tally {
   }
 };
 
+/// A float32 M x N product C = A B^T of float16 inputs (A M x K, B N x K,
+/// row-major, their values as doubles) against `got`, each element within
+/// 1e-4 + 2e-6 sum_l |a b| (fp32 accumulation of fp16 products).
+inline void compareAbt(Tally &t, const char *name,
+                       const std::vector<float> &got,
+                       const std::vector<double> &a,
+                       const std::vector<double> &b, int M, int N, int K) {
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double ref = 0, mag = 0;
+      for (int l = 0; l < K; ++l) {
+        double p = a[size_t(i) * K + l] * b[size_t(j) * K + l];
+        ref += p;
+        mag += std::fabs(p);
+      }
+      t.add(name, size_t(i) * N + j, got[size_t(i) * N + j], ref,
+            1e-4 + 2e-6 * mag);
+    }
+}
+
 } // namespace check_host
 
 #endif // TILEC_BENCH_DEBUG_CHECK_HOST_H

@@ -28,6 +28,16 @@ def compile_ptx(tilec, kernel, defines, target, out):
     return r.returncode == 0
 
 
+def case_defines():
+    """-D values of each conformance kernel (cases.tsv's third column)."""
+    defines = {}
+    for line in open(os.path.join(CONF, "cases.tsv")):
+        f = line.rstrip("\n").split("\t")
+        if len(f) >= 3 and f[0].endswith(".tile"):
+            defines[f[0]] = shlex.split(f[2])
+    return defines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("results")
@@ -37,11 +47,7 @@ def main():
     ap.add_argument("--out", default="")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
-    defines = {}
-    for line in open(os.path.join(CONF, "cases.tsv")):
-        f = line.rstrip("\n").split("\t")
-        if len(f) >= 3 and f[0].endswith(".tile"):
-            defines[f[0]] = shlex.split(f[2])
+    defines = case_defines()
     rows = [l.rstrip("\n").split("\t") for l in open(args.results)]
     header, rows = rows[0], [r for r in rows[1:] if len(r) > 1 and r[1] == "accepted"]
     tmp = tempfile.mkdtemp()

@@ -13,22 +13,18 @@ kernel of the file uses) and the count of those that do not.
 import argparse
 import concurrent.futures as cf
 import os
-import re
 import subprocess
 import tempfile
 
-from ptx_ab import CONF, compile_ptx
-
-import shlex
+from ptx_ab import CONF, case_defines, compile_ptx
+from spills_report import ptxas_numbers
 
 
 def ptxas_spills(ptxas, ptx, target):
     r = subprocess.run([ptxas, "-arch=" + target, "-v", ptx, "-o", os.devnull],
                        capture_output=True, text=True, timeout=300)
-    text = r.stdout + r.stderr
-    regs = [int(x) for x in re.findall(r"Used (\d+) registers", text)]
-    spills = [int(x) for x in re.findall(r"(\d+) bytes spill stores", text)]
-    return (max(regs) if regs else 0), sum(spills), r.returncode
+    regs, spills = ptxas_numbers(r.stdout + r.stderr)
+    return regs or 0, spills, r.returncode
 
 
 def main():
@@ -39,11 +35,7 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--ptxas", default="ptxas")
     a = ap.parse_args()
-    defines = {}
-    for line in open(os.path.join(CONF, "cases.tsv")):
-        f = line.rstrip("\n").split("\t")
-        if len(f) >= 3 and f[0].endswith(".tile"):
-            defines[f[0]] = shlex.split(f[2])
+    defines = case_defines()
     rows = [l.rstrip("\n").split("\t") for l in open(a.results)][1:]
     stems = [r[0] for r in rows if len(r) > 1 and r[1] == "accepted"]
     tmp = tempfile.mkdtemp()

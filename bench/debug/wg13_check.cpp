@@ -31,23 +31,6 @@ namespace {
 
 using namespace check_host;
 
-/// C[i, j] = sum_l a[i K + l] b[j K + l] against got[i N + j].
-void compareAbt(Tally &t, const char *name, const std::vector<float> &got,
-                const std::vector<double> &a, const std::vector<double> &b,
-                int M, int N, int K) {
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      double ref = 0, mag = 0;
-      for (int l = 0; l < K; ++l) {
-        double p = a[size_t(i) * K + l] * b[size_t(j) * K + l];
-        ref += p;
-        mag += std::fabs(p);
-      }
-      t.add(name, size_t(i) * N + j, got[size_t(i) * N + j], ref,
-            1e-4 + 2e-6 * mag);
-    }
-}
-
 void checkAtoms() {
   constexpr int M = 256, N = 128, K = 384;
   std::vector<double> a, b;
