@@ -44,6 +44,7 @@
 
 #define DEBUG_TYPE "tile-infer-layouts"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -119,19 +120,31 @@ namespace {
 
 class GemmInference {
 public:
+  /// `kind` for every gemm but those of `wgmma`, which take wgmma.
   GemmInference(Operation *kernel, int64_t threads, int64_t warpSize,
-                const TargetInfo &target, MMAKind kind)
+                const TargetInfo &target, MMAKind kind,
+                const llvm::DenseSet<Operation *> &wgmma)
       : kernel(kernel), threads(threads), warpSize(warpSize), target(target),
-        kind(kind), path(kind == MMAKind::Wave        ? "MFMA"
-                         : kind == MMAKind::Warpgroup ? "wgmma"
-                                                      : "mma.sync") {}
+        baseKind(kind), kind(kind), wgmma(wgmma) {}
 
+  /// The wgmma gemms first: their canonical swizzles are the layouts of
+  /// the shared operands they read, which mma.sync gemms read too.
   LogicalResult run() {
-    WalkResult walk = kernel->walk([&](tile::GemmOp gemm) {
-      return failed(infer(gemm)) ? WalkResult::interrupt()
-                                 : WalkResult::advance();
-    });
-    return failure(walk.wasInterrupted());
+    for (bool warpgroup : {true, false}) {
+      WalkResult walk = kernel->walk([&](tile::GemmOp gemm) {
+        if (wgmma.contains(gemm) != warpgroup)
+          return WalkResult::advance();
+        kind = warpgroup ? MMAKind::Warpgroup : baseKind;
+        path = kind == MMAKind::Wave        ? "MFMA"
+               : kind == MMAKind::Warpgroup ? "wgmma"
+                                            : "mma.sync";
+        return failed(infer(gemm)) ? WalkResult::interrupt()
+                                   : WalkResult::advance();
+      });
+      if (walk.wasInterrupted())
+        return failure();
+    }
+    return success();
   }
 
 private:
@@ -167,7 +180,7 @@ private:
                          gemm::isMmaSyncOperandType(in) &&
                          gemm::isMmaSyncOperandType(bType.getElementType()) &&
                          (in.isF32() == bType.getElementType().isF32());
-    // wgmma: the 8-bit floats too (wgmmaFits chose it for them).
+    // wgmma: the 8-bit floats too (chooseWgmma chose it for them).
     warpSyncTypes |= kind == MMAKind::Warpgroup &&
                      aType.getElementTypeBitWidth() == 8 &&
                      gemm::isMmaSyncOperandType(in) &&
@@ -407,6 +420,14 @@ private:
   }
 
   LogicalResult pickShared(tile::GemmOp gemm, tile::AllocOp alloc, bool isA) {
+    // A buffer a wgmma gemm reads keeps the canonical swizzle it recorded:
+    // the mma.sync lowering reads every shared operand through the
+    // buffer's swizzle and atoms (slotIndices).
+    if (kind != MMAKind::Warpgroup)
+      if (Operation *owner = sharedOwner.lookup(alloc))
+        if (tile::MmaAttr mma = gemm::readMma(cast<tile::GemmOp>(owner));
+            mma && mma.getKind() == tile::MmaKind::wgmma)
+          return success();
     if (kind == MMAKind::Warpgroup) {
       FailureOr<tile::SwizzleAttr> attr = gemm::wgmmaSwizzle(gemm, isA);
       if (failed(attr))
@@ -453,7 +474,8 @@ private:
   Operation *kernel;
   int64_t threads, warpSize;
   const TargetInfo &target;
-  MMAKind kind;
+  MMAKind baseKind, kind; // the kernel's, the current gemm's
+  const llvm::DenseSet<Operation *> &wgmma;
   llvm::StringRef path;
   llvm::DenseMap<Operation *, Operation *> accOwner, sharedOwner;
 };
@@ -527,41 +549,68 @@ LogicalResult gemm::inferGemmLayouts(Operation *kernel,
   if (!kind)
     return first.emitError() << "T.gemm: " << target.chip()
                              << " has no matrix instruction tilec lowers";
-  // Warpgroup MMA where the chip has it and every gemm of the kernel can
-  // take it (one family per kernel: a fragment one gemm writes and another
-  // reads keeps one layout family); otherwise the kind above.
+  // Warpgroup MMA where the chip has it, for each class of gemms coupled
+  // through fragments whose gemms can all take it (chooseWgmma);
+  // otherwise the kind above.
   bool hasWgmma = llvm::any_of(target.mmaInstructions(), [](auto &i) {
     return i.kind == MMAKind::Warpgroup;
   });
-  std::string why;
-  Operation *culprit = nullptr;
-  bool fits =
-      hasWgmma && gemm::wgmmaFits(kernel, target, *threads, why, &culprit);
+  gemm::WgmmaChoice choice;
+  if (hasWgmma)
+    choice = gemm::chooseWgmma(kernel, target, *threads);
   // T.wgmma_gemm asks for wgmma: where the kernel cannot take it, an error
   // (TileLang's contract), never mma.sync.
-  if (failed(gemm::checkAsyncGemms(kernel, hasWgmma, fits, why)))
+  if (failed(gemm::checkAsyncGemms(kernel, hasWgmma, choice)))
     return failure();
-  if (fits)
-    kind = MMAKind::Warpgroup;
-  else if (hasWgmma)
-    LLVM_DEBUG(llvm::dbgs()
-               << "tile-infer-layouts: mma.sync, not wgmma: " << why << "\n");
+  LLVM_DEBUG({
+    for (auto &entry : choice.kept)
+      llvm::dbgs() << "tile-infer-layouts: mma.sync, not wgmma: "
+                   << entry.second.second << "\n";
+  });
   // tilec --remarks (the module's tile.remarks): the choice, at the
-  // kernel's first gemm, or, where a wgmma chip keeps mma.sync, at the
+  // kernel's first gemm, or, where a wgmma chip keeps mma.sync, at each
   // gemm that could not take wgmma, with the reason.
   if (Operation *module = kernel->getParentOfType<ModuleOp>();
       module && module->hasAttr("tile.remarks")) {
-    if (fits)
+    if (hasWgmma && choice.kept.empty()) {
       first.emitRemark("the kernel's gemms use wgmma");
-    else if (hasWgmma)
-      (culprit ? culprit : first.getOperation())
-          ->emitRemark("the kernel's gemms use mma.sync, not wgmma: " + why);
-    else
+    } else if (hasWgmma) {
+      llvm::SetVector<Operation *> culprits;
+      kernel->walk([&](tile::GemmOp gemm) {
+        if (auto it = choice.kept.find(gemm); it != choice.kept.end())
+          culprits.insert(it->second.first);
+      });
+      for (Operation *culprit : culprits) {
+        int64_t coupled = llvm::count_if(choice.kept, [&](auto &entry) {
+          return entry.second.first == culprit;
+        });
+        InFlightDiagnostic remark = culprit->emitRemark();
+        if (choice.wgmma.empty())
+          remark << "the kernel's gemms use mma.sync, not wgmma: ";
+        else
+          remark << "this T.gemm"
+                 << (coupled == 2  ? " and the one that shares fragments "
+                                     "with it use"
+                     : coupled > 2 ? " and the " + std::to_string(coupled - 1) +
+                                         " that share fragments with it use"
+                                   : " uses")
+                 << " mma.sync, not wgmma ("
+                 << (choice.wgmma.size() == 1
+                         ? std::string("the kernel's other gemm uses")
+                         : "the kernel's other " +
+                               std::to_string(choice.wgmma.size()) +
+                               " gemms use")
+                 << " wgmma): ";
+        remark << choice.kept.lookup(culprit).second;
+      }
+    } else {
       first.emitRemark() << "the kernel's gemms use "
                          << (*kind == MMAKind::Wave ? "MFMA" : "mma.sync")
                          << " (" << target.chip() << " has no wgmma)";
+    }
   }
-  return GemmInference(kernel, *threads, target.warpSize(), target, *kind)
+  return GemmInference(kernel, *threads, target.warpSize(), target, *kind,
+                       choice.wgmma)
       .run();
 }
 
@@ -578,7 +627,8 @@ bool gemm::targetHasMma(const TargetInfo &target, tile::MmaAttr mma) {
 }
 
 std::optional<MMAKind> gemm::pickMmaKind(const TargetInfo &target) {
-  // wgmma (MMAKind::Warpgroup) is chosen per kernel (wgmmaFits) over this.
+  // wgmma (MMAKind::Warpgroup) is chosen per class of coupled gemms
+  // (chooseWgmma) over this.
   for (MMAKind kind : {MMAKind::WarpSync, MMAKind::Wave})
     if (llvm::any_of(target.mmaInstructions(),
                      [&](const MMAInstruction &i) { return i.kind == kind; }))

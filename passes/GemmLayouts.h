@@ -40,6 +40,9 @@
 #include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+
 #include <optional>
 
 namespace tilec::gemm {
@@ -185,23 +188,35 @@ std::string regionOriginProblem(tile::GemmOp gemm, unsigned i,
 
 /// The wgmma part of inferGemmLayouts (GemmLayoutsWgmma.cpp).
 ///
-/// Whether every tile.gemm of `kernel` can take wgmma: f16/bf16 A and B
-/// in shared buffers used only by operand copies and gemms (or A in a
-/// fragment, not transposed, K a power of two up to 256), an f32
-/// accumulator, shapes a warpgroup split and a canonical swizzle cover.
-/// Otherwise `why` says what fails (the kernel then takes mma.sync) and
-/// `culprit`, if given, is the gemm that does.
-bool wgmmaFits(mlir::Operation *kernel, const TargetInfo &target,
-               int64_t threads, std::string &why,
-               mlir::Operation **culprit = nullptr);
+/// The matrix-instruction family of each tile.gemm of a kernel on a chip
+/// with wgmma. The gemms fall into classes coupled through fragments (a
+/// gemm's accumulator and register A, and the fragments one op or one
+/// T.Parallel nest touches together); a class takes wgmma when every one
+/// of its gemms can (f16/bf16 or fp8 A and B in shared buffers used only
+/// by operand copies and gemms, or A in a fragment, not transposed, K a
+/// power of two up to 256; an f32 accumulator; shapes a warpgroup split
+/// and a canonical swizzle cover, the swizzles agreeing across the
+/// classes that take wgmma); otherwise it keeps mma.sync (TileLang picks
+/// per gemm too: FlashAttention backward's 32-row dQ gemm beside
+/// wgmma-shaped dK and dV gemms).
+struct WgmmaChoice {
+  /// The gemms that take wgmma.
+  llvm::DenseSet<mlir::Operation *> wgmma;
+  /// Each gemm that keeps mma.sync: the gemm of its class that cannot
+  /// take wgmma, and why.
+  llvm::DenseMap<mlir::Operation *, std::pair<mlir::Operation *, std::string>>
+      kept;
+};
+WgmmaChoice chooseWgmma(mlir::Operation *kernel, const TargetInfo &target,
+                        int64_t threads);
 
-/// The async gemms (T.wgmma_gemm) of `kernel` against the kernel's wgmma
-/// decision: a located error on the first one where the chip has no wgmma
-/// (`hasWgmma`), where the kernel does not take it (`fits` false, `why`
-/// says why) or inside a T.Pipelined loop (whose pipeline issues and waits
-/// for its gemms itself).
+/// The async gemms (T.wgmma_gemm) of `kernel` against the wgmma decision:
+/// a located error on the first one where the chip has no wgmma
+/// (`hasWgmma`), where `choice` keeps it on mma.sync (with the reason) or
+/// inside a T.Pipelined loop (whose pipeline issues and waits for its
+/// gemms itself).
 mlir::LogicalResult checkAsyncGemms(mlir::Operation *kernel, bool hasWgmma,
-                                    bool fits, llvm::StringRef why);
+                                    const WgmmaChoice &choice);
 
 /// For an m x n x k gemm over `threads` threads: picks the warpgroup split
 /// and the m64nNk16 instruction from the chip's table, records them as

@@ -1,14 +1,17 @@
 //===- GemmLayoutsWgmma.cpp - Layout decisions of the wgmma GEMM path -----===//
 //
 // Part of tile-infer-layouts on chips whose table offers warpgroup MMA
-// (sm_90a). A kernel takes wgmma when every one of its gemms can
-// (wgmmaFits); otherwise all of them keep mma.sync, so that a fragment
-// one gemm writes and another reads has one layout family. Per tile.gemm:
+// (sm_90a). The gemms coupled through fragments (one gemm's accumulator
+// that a T.Parallel loop combines with another's, or a cast of it that
+// another reads in registers) take wgmma together when every one of them
+// can, or keep mma.sync together (chooseWgmma): a fragment keeps one
+// layout family. Per tile.gemm:
 //  1. the warpgroup split: computeWarpPartition with MmaKind::Wgmma (warps
 //     along M in fours), each warpgroup owning an mWG x nWG tile, mWG a
 //     multiple of 64 (m64 instructions stacked along M);
-//  2. the instruction: m64 nN kK from the TargetInfo table with
-//     N = min(nWG, 256) (a power of two: the accumulator layout is linear)
+//  2. the instruction: m64 nN kK from the TargetInfo table with N the
+//     widest power of two up to 256 dividing nWG (the accumulator layout
+//     is linear; dim 192 takes three n64 instructions)
 //     and K = 32 bytes of the operand type (k16 for f16 / bf16, k32 for the
 //     8-bit floats, which wgmma reads K-major only);
 //  3. the accumulator: the wgmma D fragment tiled over the block
@@ -25,14 +28,17 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Partitions.h"
 #include "GemmLayouts.h"
 #include "MmaSyncTypes.h"
+#include "Partitions.h"
+#include "SIMTLayout.h"
 
 #include "tilec/Layout/MmaLayouts.h"
 
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -100,11 +106,22 @@ llvm::Expected<WgmmaShape> wgmmaShape(const TargetInfo &target,
   if (shape.mWG % 64)
     return fail("each warpgroup needs a multiple of 64 rows, got " +
                 Twine(shape.mWG));
-  shape.instrN = std::min<int64_t>(shape.nWG, 256);
-  if (!llvm::isPowerOf2_64(uint64_t(shape.instrN)) || shape.instrN < 8 ||
-      shape.nWG % shape.instrN)
+  // The widest power-of-two N up to 256 that divides the warpgroup's
+  // columns (the accumulator atom's layout is linear): FlashAttention
+  // backward's dK of dim 192 takes three n64 instructions a k-step.
+  shape.instrN = std::min<int64_t>(shape.nWG & -shape.nWG, 256);
+  if (shape.instrN < 8)
     return fail("each warpgroup's " + Twine(shape.nWG) +
-                " columns are not whole instructions of a power-of-two N");
+                " columns are not whole instructions of N a multiple of 8");
+  // The tiled accumulator puts the warpgroups along N side by side an
+  // instruction wide, and their further instructions after all of them
+  // (wgmmaTiledAccumulatorLayout); the lowering gives each warpgroup a
+  // contiguous nWG columns, the same only with one instruction each or
+  // one warpgroup along N.
+  if (shape.warps.warpsN > 1 && shape.nWG != shape.instrN)
+    return fail("warpgroups side by side along N need each warpgroup's " +
+                Twine(shape.nWG) +
+                " columns to be one instruction (a power of two up to 256)");
   for (const MMAInstruction &instr : target.mmaInstructions())
     if (instr.kind == MMAKind::Warpgroup && instr.a == *typeA &&
         instr.b == *typeB && instr.acc == MMAElementType::F32 &&
@@ -171,7 +188,9 @@ bool fromFragment(tile::CopyOp copy) {
 }
 
 /// The users a wgmma operand buffer may have: gemms, operand copies from
-/// global memory into it, copies out of it into global memory, and
+/// global memory into it, copies out of it into global memory or between
+/// it and another shared buffer, element loads and stores (T.Parallel
+/// code), fills, and
 /// copies into it (or a box of it) from a fragment
 /// (tile-lower-simt writes both through the buffer's swizzle) when every
 /// gemm reads it as a K-major A (MLA's P):
@@ -193,7 +212,24 @@ bool wgmmaOperandUses(tile::AllocOp alloc) {
     if (auto raw = dyn_cast<tile::CpAsyncOp>(user);
         raw && raw.getDst() == alloc.getResult())
       continue;
+    // Element accesses (a T.Parallel loop writing it from global memory or
+    // converting a tile into it, or reading it back): tile-lower-simt
+    // indexes each through the swizzle (swizzleElementAccesses).
+    if (isa<memref::LoadOp, memref::StoreOp>(user))
+      continue;
+    // T.clear: every element takes the value wherever the swizzle puts it.
+    if (isa<tile::FillOp>(user))
+      continue;
     auto copy = dyn_cast<tile::CopyOp>(user);
+    // A copy between it and another shared buffer: tile-lower-simt moves
+    // each element (or aligned vector of at most 16 bytes) through both
+    // buffers' layouts (LowerCopy.cpp, Box::placed).
+    if (copy &&
+        tile::getMemorySpace(cast<MemRefType>(copy.getSrc().getType())) ==
+            tile::MemorySpace::shared &&
+        tile::getMemorySpace(cast<MemRefType>(copy.getDst().getType())) ==
+            tile::MemorySpace::shared)
+      continue;
     // A copy out of it into a global tensor (an epilogue staged through the
     // operand's buffer, FlashMLA's O in Q's): tile-lower-simt reads it
     // through the swizzle, and a TMA store keeps a canonical one.
@@ -260,12 +296,15 @@ std::string gemm::regionOriginProblem(tile::GemmOp gemm, unsigned i,
   return "";
 }
 
-bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
-                     int64_t threads, std::string &why, Operation **culprit) {
-  llvm::DenseMap<Operation *, tile::SwizzleAttr> chosen;
-  WalkResult walk = kernel->walk([&](tile::GemmOp gemm) {
-    if (culprit)
-      *culprit = gemm;
+namespace {
+
+/// Whether `gemm` can take wgmma, its shared operands' canonical layouts
+/// agreeing with those `chosen` holds for the gemms taken before it (and
+/// recorded there); otherwise `why` says what fails.
+bool gemmFitsWgmma(tile::GemmOp gemm, const TargetInfo &target, int64_t threads,
+                   llvm::DenseMap<Operation *, tile::SwizzleAttr> &chosen,
+                   std::string &why) {
+  auto fits = [&]() -> WalkResult {
     auto a = gemm.getA().getDefiningOp<tile::AllocOp>();
     auto b = gemm.getB().getDefiningOp<tile::AllocOp>();
     auto c = gemm.getC().getDefiningOp<tile::AllocOp>();
@@ -322,7 +361,7 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
     }
     int64_t m = gemm.getM(), n = gemm.getN(), k = gemm.getK();
     llvm::Expected<WgmmaShape> shape =
-        wgmmaShape(target, toPolicy(gemm.getPolicy()), m, n, k, in, inB,
+        wgmmaShape(target, gemm::toPolicy(gemm.getPolicy()), m, n, k, in, inB,
                    simt::threadsOf(gemm, threads)); // T.ws: the region's
     if (!shape) {
       why = text(shape.takeError());
@@ -363,18 +402,110 @@ bool gemm::wgmmaFits(Operation *kernel, const TargetInfo &target,
         continue;
       tile::AllocOp alloc = i ? b : a;
       bool kMajor = i ? gemm.getTransposeB() : !gemm.getTransposeA();
-      why = regionOriginProblem(gemm, i, chosen.lookup(alloc), kMajor,
-                                shape->instr->k);
+      why = gemm::regionOriginProblem(gemm, i, chosen.lookup(alloc), kMajor,
+                                      shape->instr->k);
       if (!why.empty())
         return WalkResult::interrupt();
     }
     return WalkResult::advance();
+  };
+  return !fits().wasInterrupted();
+}
+
+/// The tile.alloc a buffer value is, or views (a T.reshape view, a
+/// cast): null for anything else.
+Operation *rootAlloc(Value value) {
+  while (value) {
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return nullptr;
+    if (isa<tile::AllocOp>(def))
+      return def;
+    Value source;
+    for (Value operand : def->getOperands())
+      if (isa<MemRefType>(operand.getType())) {
+        if (source)
+          return nullptr;
+        source = operand;
+      }
+    value = source;
+  }
+  return nullptr;
+}
+
+bool isFragment(Operation *alloc) {
+  return alloc && tile::getMemorySpace(
+                      cast<MemRefType>(cast<tile::AllocOp>(alloc).getType())) ==
+                      tile::MemorySpace::fragment;
+}
+
+} // namespace
+
+gemm::WgmmaChoice gemm::chooseWgmma(Operation *kernel, const TargetInfo &target,
+                                    int64_t threads) {
+  SmallVector<tile::GemmOp> gemms;
+  kernel->walk([&](tile::GemmOp gemm) { gemms.push_back(gemm); });
+  // The coupling classes: a gemm with its accumulator and register A,
+  // and every fragment one op (or one T.Parallel nest, where registers of
+  // several fragments meet element by element) touches together. A class
+  // keeps one layout family: the mma.sync and wgmma fragments differ.
+  llvm::EquivalenceClasses<Operation *> classes;
+  for (tile::GemmOp gemm : gemms) {
+    classes.insert(gemm);
+    for (Value operand : {gemm.getA(), gemm.getC()})
+      if (Operation *alloc = rootAlloc(operand); isFragment(alloc))
+        classes.unionSets(gemm, alloc);
+  }
+  llvm::DenseMap<Operation *, Operation *> firstFragment;
+  kernel->walk([&](Operation *op) {
+    if (isa<tile::GemmOp, tile::AllocOp>(op))
+      return;
+    Operation *key = op;
+    for (Operation *p = op->getParentOp(); p && p != kernel;
+         p = p->getParentOp())
+      if (isa<tile::ParallelOp>(p))
+        key = p;
+    for (Value operand : op->getOperands()) {
+      Operation *alloc = rootAlloc(operand);
+      if (!isFragment(alloc))
+        continue;
+      auto [it, inserted] = firstFragment.try_emplace(key, alloc);
+      classes.unionSets(it->second, alloc);
+    }
   });
-  return !walk.wasInterrupted();
+  // Each class takes wgmma when all its gemms can, their shared operands'
+  // canonical layouts agreeing across the classes that take it: a class
+  // that cannot is set aside (with its first failing gemm and the reason)
+  // and the others are tried again.
+  WgmmaChoice choice;
+  llvm::DenseMap<Operation *, std::pair<Operation *, std::string>> setAside;
+  for (bool changed = true; changed;) {
+    changed = false;
+    llvm::DenseMap<Operation *, tile::SwizzleAttr> chosen;
+    for (tile::GemmOp gemm : gemms) {
+      Operation *leader = classes.getLeaderValue(gemm);
+      if (setAside.count(leader))
+        continue;
+      std::string why;
+      if (!gemmFitsWgmma(gemm, target, threads, chosen, why)) {
+        setAside.try_emplace(leader, gemm, why);
+        changed = true;
+        break;
+      }
+    }
+  }
+  for (tile::GemmOp gemm : gemms) {
+    auto it = setAside.find(classes.getLeaderValue(gemm));
+    if (it == setAside.end())
+      choice.wgmma.insert(gemm);
+    else
+      choice.kept.try_emplace(gemm, it->second);
+  }
+  return choice;
 }
 
 LogicalResult gemm::checkAsyncGemms(Operation *kernel, bool hasWgmma,
-                                    bool fits, StringRef why) {
+                                    const WgmmaChoice &choice) {
   WalkResult walk = kernel->walk([&](tile::GemmOp gemm) {
     if (!gemm.getAsync())
       return WalkResult::advance();
@@ -382,9 +513,14 @@ LogicalResult gemm::checkAsyncGemms(Operation *kernel, bool hasWgmma,
       gemm.emitError("T.wgmma_gemm: this target has no wgmma");
       return WalkResult::interrupt();
     }
-    if (!fits) {
-      gemm.emitError() << "T.wgmma_gemm cannot take wgmma in this kernel: "
-                       << why;
+    if (auto kept = choice.kept.find(gemm); kept != choice.kept.end()) {
+      InFlightDiagnostic diag =
+          gemm.emitError() << "T.wgmma_gemm cannot take wgmma in this kernel: "
+                           << kept->second.second;
+      if (kept->second.first != gemm.getOperation())
+        diag << " (at the T.gemm at "
+             << simt::formatLoc(kept->second.first->getLoc())
+             << ", which shares fragments with this one)";
       return WalkResult::interrupt();
     }
     if (gemm->getParentOfType<tile::PipelinedOp>()) {

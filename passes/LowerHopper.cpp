@@ -102,12 +102,13 @@ LogicalResult lowerTmaCopy(KernelLowering &kernel, tile::TmaCopyOp op) {
       tile::MmaAttr mma = gemm::readMma(gemm);
       (mma && mma.getKind() == tile::MmaKind::wgmma ? wgmmaReads : otherReads) =
           true;
-    } else if (!isa<tile::TmaCopyOp, memref::MemorySpaceCastOp,
-                    tile::CopyOp>(user)) {
+    } else if (!isa<tile::TmaCopyOp, memref::MemorySpaceCastOp, tile::CopyOp,
+                    tile::FillOp, memref::LoadOp, memref::StoreOp>(user)) {
       // (The workgroup-space casts are the lowered T.tma_copy ops' own,
-      // when several fill one buffer. Tile copies into or out of a wgmma
-      // operand are the ones tile-infer-layouts let it have, all through
-      // its swizzle: GemmLayoutsWgmma.cpp, wgmmaOperandUses.)
+      // when several fill one buffer. Tile copies, fills and element
+      // accesses of a wgmma operand are the ones tile-infer-layouts let
+      // it have, all through its swizzle: GemmLayoutsWgmma.cpp,
+      // wgmmaOperandUses; LowerSIMT.cpp, swizzleElementAccesses.)
       otherReads = true;
     }
   }

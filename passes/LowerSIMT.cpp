@@ -19,6 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "GemmLayouts.h"
 #include "GemmLowering.h"
 #include "Partitions.h"
 #include "SIMTLowering.h"
@@ -28,6 +29,7 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/Matchers.h"
 #include "llvm/Support/Debug.h"
 
@@ -500,6 +502,96 @@ void partitionBlockBarriers(gpu::GPUFuncOp func) {
   }
 }
 
+/// The element loads and stores of a shared buffer that carries a
+/// wgmma operand's canonical swizzle (`tile.swizzle`, with its atoms): a
+/// T.Parallel loop that fills it element by element (MLA's fp8 KV
+/// converted to f16, KDA's products written into the operand) or reads
+/// it back. They are marked before anything is lowered, so that the
+/// accesses the copies and gemms add, which already go through the
+/// swizzle, stay apart; the T.Parallel lowering keeps the mark on its
+/// clones and on the vectors it merges them into (RowVectors.cpp), and
+/// swizzleElementAccesses indexes every marked access through the
+/// swizzle at the end. A vector (at most 16 bytes, aligned to its size)
+/// lies within one 16-byte unit, which the swizzle moves whole.
+constexpr llvm::StringLiteral kUnswizzled = "tile.unswizzled";
+
+/// A 2-D shared tile, or a ring of them (a pipelined operand), with a
+/// swizzle or atoms.
+bool swizzled(Operation *alloc) {
+  if (!alloc || !isa<tile::AllocOp>(alloc) ||
+      !alloc->hasAttr(gemm::kSharedLayoutAttr))
+    return false;
+  int64_t rank = cast<MemRefType>(alloc->getResult(0).getType()).getRank();
+  if (rank != 2 && rank != 3)
+    return false;
+  return gemm::readSwizzle(alloc).bits || gemm::readSwizzleAtom(alloc);
+}
+
+void markElementAccesses(gpu::GPUFuncOp func) {
+  func.walk([](tile::AllocOp alloc) {
+    if (!swizzled(alloc))
+      return;
+    for (Operation *user : alloc->getUsers())
+      if (isa<memref::LoadOp>(user) ||
+          (isa<memref::StoreOp>(user) &&
+           cast<memref::StoreOp>(user).getMemRef() == alloc.getResult()))
+        user->setAttr(kUnswizzled, UnitAttr::get(user->getContext()));
+  });
+}
+
+LogicalResult swizzleElementAccesses(gpu::GPUFuncOp func) {
+  SmallVector<Operation *> marked;
+  func.walk([&](Operation *op) {
+    if (op->hasAttr(kUnswizzled))
+      marked.push_back(op);
+  });
+  for (Operation *op : marked) {
+    op->removeAttr(kUnswizzled);
+    Value memref;
+    std::optional<MutableOperandRange> indices;
+    int64_t elements = 1;
+    if (auto load = dyn_cast<memref::LoadOp>(op)) {
+      memref = load.getMemRef();
+      indices = load.getIndicesMutable();
+    } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
+      memref = store.getMemRef();
+      indices = store.getIndicesMutable();
+    } else if (auto load = dyn_cast<vector::LoadOp>(op)) {
+      memref = load.getBase();
+      indices = load.getIndicesMutable();
+      elements = load.getVectorType().getNumElements();
+    } else if (auto store = dyn_cast<vector::StoreOp>(op)) {
+      memref = store.getBase();
+      indices = store.getIndicesMutable();
+      elements = store.getVectorType().getNumElements();
+    }
+    // A mark on anything else is a lowering that moved the access off
+    // its buffer: an error, never an unswizzled access.
+    Operation *alloc = memref ? memref.getDefiningOp() : nullptr;
+    if (!swizzled(alloc))
+      return op->emitError("internal: an element access of a swizzled wgmma "
+                           "operand no longer addresses its buffer");
+    auto type = cast<MemRefType>(memref.getType());
+    if (elements * type.getElementTypeBitWidth() > 128)
+      return op->emitError("an access of ")
+             << elements << " elements of the swizzled shared buffer `"
+             << cast<tile::AllocOp>(alloc).getName()
+             << "` is wider than the 16 bytes its swizzle keeps together";
+    OpBuilder b(op);
+    unsigned rank = indices->size();
+    SmallVector<Value, 3> at;
+    if (rank == 3)
+      at.push_back((*indices)[0].get());
+    llvm::append_range(
+        at, gemm::swizzledIndices(
+                b, op->getLoc(), type.getShape().take_back(2),
+                gemm::readSwizzle(alloc), gemm::readSwizzleAtom(alloc),
+                (*indices)[rank - 2].get(), (*indices)[rank - 1].get()));
+    indices->assign(at);
+  }
+  return success();
+}
+
 LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
                           const TargetInfo &target) {
   std::optional<int64_t> threads = kernelThreads(func);
@@ -509,6 +601,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
   relaxRoundedMath(func);
   if (failed(lowerLoops(func)))
     return failure();
+  markElementAccesses(func);
   KernelLowering kernel(func, *threads, options);
   if (failed(lowerWarpPartitions(kernel)))
     return failure();
@@ -569,7 +662,7 @@ LogicalResult lowerKernel(gpu::GPUFuncOp func, const LowerOptions &options,
     }
     alloc->erase();
   }
-  if (failed(lowerLocals(func)))
+  if (failed(lowerLocals(func)) || failed(swizzleElementAccesses(func)))
     return failure();
   mergeAdjacentBarriers(func);
   partitionBlockBarriers(func);

@@ -594,7 +594,11 @@ public:
     // iterations (steadyWgmma). With cp.async the block barrier frees a
     // slot one iteration later, so the copies run S - 2 tiles ahead; with
     // TMA the slots have empty barriers (steadyWgmmaTma) and run S - 1.
-    bool overlap = wgmma && single && stages >= 3;
+    // Not when the body writes a gemm operand itself (conv's im2col into
+    // data_shared by a T.Parallel loop): that buffer is no ring, and the
+    // next iteration would rewrite it under the wgmmas still reading it.
+    bool touched = bodyTouchesOperands();
+    bool overlap = wgmma && single && stages >= 3 && !touched;
 
     // TMA for the copies of an overlapped wgmma loop where the chip has it,
     // the loop is not nested (its barriers' phases count this loop's
@@ -703,12 +707,15 @@ public:
         return true;
       };
       // A copy left in the body (a buffer tile-plan-pipeline took the ring
-      // from) writes through the generic proxy after the fence above: each
-      // wgmma then fences and publishes for itself.
-      bool copiedInBody = llvm::any_of(
-          loop.getBody()->without_terminator(), [&](Operation &op) {
-            return isa<tile::CopyOp>(op) && !isProducer(op);
-          });
+      // from), or a T.Parallel loop writing an operand, writes through the
+      // generic proxy after the fence above: each wgmma then fences and
+      // publishes for itself.
+      bool copiedInBody =
+          touched ||
+          llvm::any_of(loop.getBody()->without_terminator(),
+                       [&](Operation &op) {
+                         return isa<tile::CopyOp>(op) && !isProducer(op);
+                       });
       for (Operation &op : loop.getBody()->without_terminator()) {
         if (isProducer(op) || (!keepBarriers && isa<tile::BarrierOp>(op)))
           continue;
@@ -737,6 +744,33 @@ public:
   }
 
 private:
+  /// Whether an op of the body other than the gemms and the producers'
+  /// copies touches a shared buffer a gemm of the body reads (a T.Parallel
+  /// loop writing it element by element).
+  bool bodyTouchesOperands() {
+    DenseSet<Value> operands;
+    loop.walk([&](tile::GemmOp g) {
+      for (Value operand : {g.getA(), g.getB()})
+        if (tile::getMemorySpace(cast<MemRefType>(operand.getType())) ==
+            tile::MemorySpace::shared)
+          operands.insert(operand);
+    });
+    for (Operation &op : loop.getBody()->without_terminator()) {
+      if (isProducer(op) || isPureOp(&op) ||
+          isa<tile::GemmOp, tile::BarrierOp>(op))
+        continue;
+      WalkResult walk = op.walk([&](Operation *nested) {
+        return llvm::any_of(nested->getOperands(),
+                            [&](Value v) { return operands.contains(v); })
+                   ? WalkResult::interrupt()
+                   : WalkResult::advance();
+      });
+      if (walk.wasInterrupted())
+        return true;
+    }
+    return false;
+  }
+
   static int64_t orderOf(Operation *op) {
     return op->getAttrOfType<IntegerAttr>(kOrder).getInt();
   }

@@ -95,10 +95,15 @@ void merge(bool load, ArrayRef<Operation *> copies, int64_t vec) {
   llvm::MaybeAlign align(vec * std::max<int64_t>(
                                    1, elem.getIntOrFloatBitWidth() / 8));
   Location loc = copies[0]->getLoc();
+  // The vector keeps the clones' marks (LowerSIMT.cpp's element accesses
+  // of swizzled buffers, indexed through the swizzle at the end).
+  DictionaryAttr marks = copies[0]->getDiscardableAttrDictionary();
   if (load) {
     OpBuilder b(copies[0]);
-    Value loaded =
+    auto vload =
         vector::LoadOp::create(b, loc, vecType, base, start, false, align);
+    vload->setDiscardableAttrs(marks);
+    Value loaded = vload;
     SmallVector<Value> elements;
     for (int64_t v = 0; v < vec; ++v)
       elements.push_back(vector::ExtractOp::create(b, loc, loaded, v));
@@ -113,7 +118,8 @@ void merge(bool load, ArrayRef<Operation *> copies, int64_t vec) {
   for (Operation *copy : copies)
     values.push_back(cast<memref::StoreOp>(copy).getValueToStore());
   Value packed = vector::FromElementsOp::create(b, loc, vecType, values);
-  vector::StoreOp::create(b, loc, packed, base, start, false, align);
+  vector::StoreOp::create(b, loc, packed, base, start, false, align)
+      ->setDiscardableAttrs(marks);
   for (Operation *copy : copies)
     copy->erase();
 }
@@ -281,9 +287,10 @@ void mergeGuardedLoads(scf::IfOp ifOp, memref::LoadOp load, Block *body,
                                  /*withElseRegion=*/true);
   {
     OpBuilder tb = OpBuilder::atBlockEnd(vecIf.thenBlock());
-    Value full = vector::LoadOp::create(tb, loc, vecType, base, indices[0],
-                                        false, align);
-    scf::YieldOp::create(tb, loc, full);
+    auto full = vector::LoadOp::create(tb, loc, vecType, base, indices[0],
+                                       false, align);
+    full->setDiscardableAttrs(load->getDiscardableAttrDictionary());
+    scf::YieldOp::create(tb, loc, full.getResult());
   }
   {
     OpBuilder eb = OpBuilder::atBlockEnd(vecIf.elseBlock());
@@ -292,8 +299,9 @@ void mergeGuardedLoads(scf::IfOp ifOp, memref::LoadOp load, Block *body,
       auto one = scf::IfOp::create(eb, loc, TypeRange{elem}, c,
                                    /*withElseRegion=*/true);
       OpBuilder ob = OpBuilder::atBlockEnd(one.thenBlock());
-      scf::YieldOp::create(ob, loc,
-                           Value(memref::LoadOp::create(ob, loc, base, idx)));
+      auto element = memref::LoadOp::create(ob, loc, base, idx);
+      element->setDiscardableAttrs(load->getDiscardableAttrDictionary());
+      scf::YieldOp::create(ob, loc, element.getResult());
       ob = OpBuilder::atBlockEnd(one.elseBlock());
       scf::YieldOp::create(ob, loc, zeroOf(ob, loc, elem));
       elements.push_back(one.getResult(0));
