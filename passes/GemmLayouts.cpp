@@ -176,32 +176,42 @@ private:
     // mma.sync also takes float32 (as tf32) and the 8-bit floats (e4m3 /
     // e5m2, mixed too) where the chip's table has them, MFMA float32; the
     // other paths f16 / bf16 only.
+    // int8 A and B (s8, with an s32 accumulator) only together.
+    bool int8 = in.isInteger(8);
+    bool sameKind = int8 == bType.getElementType().isInteger(8);
     bool warpSyncTypes = kind == MMAKind::WarpSync &&
                          gemm::isMmaSyncOperandType(in) &&
                          gemm::isMmaSyncOperandType(bType.getElementType()) &&
-                         (in.isF32() == bType.getElementType().isF32());
-    // wgmma: the 8-bit floats too (chooseWgmma chose it for them).
+                         (in.isF32() == bType.getElementType().isF32()) &&
+                         sameKind;
+    // wgmma: the 8-bit floats and int8 too (chooseWgmma chose it for them).
     warpSyncTypes |= kind == MMAKind::Warpgroup &&
                      aType.getElementTypeBitWidth() == 8 &&
                      gemm::isMmaSyncOperandType(in) &&
                      gemm::isMmaSyncOperandType(bType.getElementType()) &&
-                     bType.getElementTypeBitWidth() == 8;
-    // MFMA: fp32 A and B too (v_mfma_f32_*f32).
+                     bType.getElementTypeBitWidth() == 8 && sameKind;
+    // MFMA: fp32 A and B too (v_mfma_f32_*f32); not int8 yet.
     warpSyncTypes |=
         kind == MMAKind::Wave && in.isF32() && bType.getElementType().isF32();
-    if (!cType.getElementType().isF32() ||
+    if (kind == MMAKind::Wave && int8)
+      return gemm.emitError("T.gemm with int8 operands is not supported yet "
+                            "on the MFMA path (it is on NVIDIA's mma.sync "
+                            "and wgmma)");
+    if (cType.getElementType() != gemm::accumulatorType(in) ||
         (!warpSyncTypes &&
          (in != bType.getElementType() || !(in.isF16() || in.isBF16()))))
       return gemm.emitError()
              << "T.gemm on the " << path << " path needs "
              << (kind == MMAKind::WarpSync
                      ? "float16 or bfloat16 A and B of one type, float32 "
-                       "(tf32) ones, or float8 (e4m3 / e5m2) ones,"
+                       "(tf32) ones, or float8 (e4m3 / e5m2) ones, with a "
+                       "float32 accumulator, or int8 ones with an int32 one"
                  : kind == MMAKind::Wave
                      ? "float16, bfloat16 or float32 A and B of one type "
-                       "and"
-                     : "float16 or bfloat16 A and B of one type and")
-             << " a float32 accumulator, got " << aType.getElementType() << ", "
+                       "and a float32 accumulator"
+                     : "float16, bfloat16 or float8 A and B and a float32 "
+                       "accumulator, or int8 ones and an int32 one")
+             << ", got " << aType.getElementType() << ", "
              << bType.getElementType() << " -> " << cType.getElementType();
     // A region (Q_s[:, 256:], a ring's stage A_s[k % 2, :, :]) of a shared
     // operand reads the tile its buffer's layout stores from an origin; a

@@ -13,7 +13,8 @@
 //     widest power of two up to 256 dividing nWG (the accumulator layout
 //     is linear; dim 192 takes three n64 instructions)
 //     and K = 32 bytes of the operand type (k16 for f16 / bf16, k32 for the
-//     8-bit floats, which wgmma reads K-major only);
+//     8-bit floats and int8, which wgmma reads K-major only; int8
+//     accumulates in s32);
 //  3. the accumulator: the wgmma D fragment tiled over the block
 //     (wgmmaTiledAccumulatorLayout), so epilogues follow it like any other;
 //  4. each shared operand: the canonical layout wgmma's descriptors read
@@ -76,9 +77,10 @@ llvm::Expected<WgmmaShape> wgmmaShape(const TargetInfo &target,
                                 typeB = wgmmaElementType(inB);
   bool eightBit = inA.getIntOrFloatBitWidth() == 8;
   if (!typeA || !typeB || (!eightBit && inA != inB) ||
-      eightBit != (inB.getIntOrFloatBitWidth() == 8))
+      eightBit != (inB.getIntOrFloatBitWidth() == 8) ||
+      inA.isInteger(8) != inB.isInteger(8))
     return fail("wgmma here takes float16 or bfloat16 operands of one type, "
-                "or float8 (e4m3 / e5m2) ones");
+                "float8 (e4m3 / e5m2) ones or int8 ones");
   // One instruction reads 32 bytes of K per row: k16 for 16-bit types,
   // k32 for 8-bit ones.
   int64_t kStep = eightBit ? 32 : 16;
@@ -124,7 +126,7 @@ llvm::Expected<WgmmaShape> wgmmaShape(const TargetInfo &target,
                 " columns to be one instruction (a power of two up to 256)");
   for (const MMAInstruction &instr : target.mmaInstructions())
     if (instr.kind == MMAKind::Warpgroup && instr.a == *typeA &&
-        instr.b == *typeB && instr.acc == MMAElementType::F32 &&
+        instr.b == *typeB && instr.acc == gemm::mmaAccumulatorType(*typeA) &&
         instr.m == 64 && instr.k == kStep && instr.nStep &&
         shape.instrN % instr.nStep == 0 && shape.instrN <= instr.n) {
       shape.instr = &instr;
@@ -325,9 +327,9 @@ bool gemmFitsWgmma(tile::GemmOp gemm, const TargetInfo &target, int64_t threads,
     Type in = aType.getElementType(), inB = bType.getElementType();
     if ((aType.getRank() != 2 && !gemm.isRegion(0)) ||
         (bType.getRank() != 2 && !gemm.isRegion(1)) || cType.getRank() != 2 ||
-        !cType.getElementType().isF32()) {
+        cType.getElementType() != gemm::accumulatorType(in)) {
       why = "a T.gemm's operands are not 2-D tiles with a float32 "
-            "accumulator";
+            "accumulator (int32 for int8)";
       return WalkResult::interrupt();
     }
     if (aInRegisters && gemm.isRegion(0)) {
@@ -338,7 +340,7 @@ bool gemmFitsWgmma(tile::GemmOp gemm, const TargetInfo &target, int64_t threads,
     // instruction has no transpose for them).
     if (aType.getElementTypeBitWidth() == 8 &&
         (aInRegisters || gemm.getTransposeA() || !gemm.getTransposeB())) {
-      why = "float8 wgmma reads A and B K-major from shared memory (A "
+      why = "8-bit wgmma reads A and B K-major from shared memory (A "
             "M x K, B N x K with transpose_B)";
       return WalkResult::interrupt();
     }

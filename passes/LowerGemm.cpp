@@ -948,8 +948,10 @@ SmallVector<Value> MmaSyncGemm::loadFragments(OpBuilder &b, Value stageA,
 }
 
 SmallVector<Value> MmaSyncGemm::loadAccumulators(OpBuilder &b) {
-  Type f32 = b.getF32Type();
-  Value zero = arith::ConstantOp::create(b, loc, f32, b.getZeroAttr(f32));
+  // f32, or s32 for int8 products.
+  Type accType = acc->elementType;
+  Value zero =
+      arith::ConstantOp::create(b, loc, accType, b.getZeroAttr(accType));
   SmallVector<Value> accs;
   for (int64_t g : groups)
     for (int64_t i = 0; i < 4; ++i)

@@ -262,8 +262,9 @@ void WgmmaGemm::setUp(OpBuilder &b) {
 }
 
 Type WgmmaGemm::structType(MLIRContext *ctx) const {
+  // f32 registers, or s32 ones for int8 products.
   return LLVM::LLVMStructType::getLiteral(
-      ctx, SmallVector<Type>(instrN / 2, Float32Type::get(ctx)));
+      ctx, SmallVector<Type>(instrN / 2, acc->elementType));
 }
 
 SmallVector<Value> WgmmaGemm::loadAccumulators(OpBuilder &b) {

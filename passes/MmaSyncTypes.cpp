@@ -19,18 +19,33 @@ std::optional<MMAElementType> gemm::mmaSyncElementType(Type type) {
     return MMAElementType::F8E4M3;
   if (isa<Float8E5M2Type>(type))
     return MMAElementType::F8E5M2;
+  // int8 (signed: the frontend takes T.int8 operands only).
+  if (type.isInteger(8))
+    return MMAElementType::I8;
   return std::nullopt;
+}
+
+MMAElementType gemm::mmaAccumulatorType(MMAElementType operand) {
+  return operand == MMAElementType::I8 ? MMAElementType::I32
+                                       : MMAElementType::F32;
+}
+
+Type gemm::accumulatorType(Type operand) {
+  return operand.isInteger(8)
+             ? Type(IntegerType::get(operand.getContext(), 32))
+             : Type(Float32Type::get(operand.getContext()));
 }
 
 const MMAInstruction *gemm::findMmaSync(const TargetInfo &target, Type a,
                                         Type b) {
   std::optional<MMAElementType> ta = mmaSyncElementType(a),
                                 tb = mmaSyncElementType(b);
-  if (!ta || !tb)
+  if (!ta || !tb || (*ta == MMAElementType::I8) != (*tb == MMAElementType::I8))
     return nullptr;
+  MMAElementType acc = gemm::mmaAccumulatorType(*ta);
   for (const MMAInstruction &instr : target.mmaInstructions())
     if (instr.kind == MMAKind::WarpSync && instr.m == 16 && instr.n == 8 &&
-        instr.a == *ta && instr.b == *tb && instr.acc == MMAElementType::F32)
+        instr.a == *ta && instr.b == *tb && instr.acc == acc)
       return &instr;
   return nullptr;
 }

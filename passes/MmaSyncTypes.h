@@ -3,9 +3,10 @@
 // Which element types T.gemm takes on the mma.sync path and which table
 // instruction each pair selects: f16 / bf16 (m16n8k16), f32 read as tf32
 // (m16n8k8, as TileLang does for float32 operands), the OCP 8-bit floats
-// e4m3 / e5m2 in any pairing (m16n8k32, sm_89+). All accumulate in f32
-// with the same 16x8 accumulator fragment; the operand fragments are
-// MmaLayouts.h's mmaSyncOperands(bits).
+// e4m3 / e5m2 in any pairing (m16n8k32, sm_89+), int8 (m16n8k32 s8).
+// The floats accumulate in f32, int8 in s32, all with the same 16x8
+// accumulator fragment; the operand fragments are MmaLayouts.h's
+// mmaSyncOperands(bits).
 //
 //===----------------------------------------------------------------------===//
 #ifndef TILEC_PASSES_MMASYNCTYPES_H
@@ -28,8 +29,15 @@ inline bool isMmaSyncOperandType(mlir::Type type) {
   return mmaSyncElementType(type).has_value();
 }
 
-/// The chip's mma.sync m16n8kK for A of type `a` and B of type `b` with an
-/// f32 accumulator, from its TargetInfo table, or null.
+/// The accumulator type of products of `operand`: I32 for I8, else F32.
+MMAElementType mmaAccumulatorType(MMAElementType operand);
+
+/// The same for an MLIR operand type: i32 for i8, else f32.
+mlir::Type accumulatorType(mlir::Type operand);
+
+/// The chip's mma.sync m16n8kK for A of type `a` and B of type `b` with
+/// their accumulator (mmaAccumulatorType), from its TargetInfo table, or
+/// null.
 const MMAInstruction *findMmaSync(const TargetInfo &target, mlir::Type a,
                                   mlir::Type b);
 

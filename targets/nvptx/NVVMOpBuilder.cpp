@@ -34,6 +34,8 @@ NVVM::MMATypes mmaType(Type type) {
     return NVVM::MMATypes::tf32;
   if (isa<Float8E5M2Type>(type))
     return NVVM::MMATypes::e5m2;
+  if (type.isInteger(8))
+    return NVVM::MMATypes::s8;
   assert(isa<Float8E4M3FNType>(type) && "not an mma.sync operand type");
   return NVVM::MMATypes::e4m3;
 }
@@ -45,6 +47,8 @@ NVVM::WGMMATypes wgmmaType(Type type) {
     return NVVM::WGMMATypes::bf16;
   if (isa<Float8E4M3FNType>(type))
     return NVVM::WGMMATypes::e4m3;
+  if (type.isInteger(8))
+    return NVVM::WGMMATypes::s8;
   assert(isa<Float8E5M2Type>(type) && "not a wgmma operand type");
   return NVVM::WGMMATypes::e5m2;
 }
@@ -253,11 +257,15 @@ public:
                                 Type aType, Type bType, ValueRange a,
                                 ValueRange bWords,
                                 ValueRange c) const override {
-    Type f32 = b.getF32Type();
-    SmallVector<Type, 4> resultTypes(c.size(), f32);
+    // f32 accumulators, or s32 ones for int8 (whose sums wrap on
+    // overflow, as CUDA's and TileLang's int8 mma do).
+    SmallVector<Type, 4> resultTypes(c.size(), c.front().getType());
     auto resultType =
         LLVM::LLVMStructType::getLiteral(b.getContext(), resultTypes);
     NVVM::MMATypes ptxA = mmaType(aType), ptxB = mmaType(bType);
+    std::optional<NVVM::MMAIntOverflow> overflow;
+    if (ptxA == NVVM::MMATypes::s8)
+      overflow = NVVM::MMAIntOverflow::wrapped;
     Value d;
     if (ptxA == NVVM::MMATypes::e4m3 || ptxA == NVVM::MMATypes::e5m2) {
       // nvvm.mma.sync's verifier does not take e4m3 / e5m2 yet: the LLVM
@@ -277,7 +285,7 @@ public:
       d = NVVM::MmaOp::create(
           b, loc, resultType, a, bWords, c,
           ArrayRef<int64_t>{shape.m, shape.n, shape.k}, std::nullopt,
-          std::nullopt, std::array<NVVM::MMATypes, 2>{ptxA, ptxB},
+          overflow, std::array<NVVM::MMATypes, 2>{ptxA, ptxB},
           std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                          NVVM::MMALayout::col});
     }
@@ -299,7 +307,8 @@ public:
         b, loc, accType, acc, descA, descB,
         NVVM::MMAShapeAttr::get(b.getContext(), int(shape.m), int(shape.n),
                                 int(shape.k)),
-        wgmmaType(aType), wgmmaType(bType), NVVM::WGMMATypes::f32,
+        wgmmaType(aType), wgmmaType(bType),
+        aType.isInteger(8) ? NVVM::WGMMATypes::s32 : NVVM::WGMMATypes::f32,
         accumulate ? NVVM::WGMMAScaleOut::one : NVVM::WGMMAScaleOut::zero,
         NVVM::WGMMAScaleIn::one, NVVM::WGMMAScaleIn::one,
         aKMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col,

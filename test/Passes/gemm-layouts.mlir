@@ -70,13 +70,15 @@ func.func @conflict() attributes {tile.kernel} {
 
 // -----
 
+// int8 x int8 -> int32: mma.sync m16n8k32 (s8, s32 accumulator).
+// CHECK-LABEL: func.func @i8_inputs
+// CHECK: tile.gemm {{.*}}#tile.mma<mma_sync, "nvvm.mma.sync", shape = [16, 8, 32]
 func.func @i8_inputs() attributes {tile.kernel} {
   %c1 = arith.constant 1 : index
   tile.kernel blocks(%bx) in (%c1) threads(128) {
     %As = tile.alloc "A_shared" : memref<64x32xi8, #tile.space<shared>>
     %Bs = tile.alloc "B_shared" : memref<32x64xi8, #tile.space<shared>>
     %C = tile.alloc "C" : memref<64x64xi32, #tile.space<fragment>>
-    // expected-error @below {{T.gemm on the mma.sync path needs float16 or bfloat16 A and B of one type, float32 (tf32) ones, or float8 (e4m3 / e5m2) ones, a float32 accumulator, got 'i8', 'i8' -> 'i32'}}
     tile.gemm %As, %Bs, %C : memref<64x32xi8, #tile.space<shared>>, memref<32x64xi8, #tile.space<shared>>, memref<64x64xi32, #tile.space<fragment>>
   }
   return
