@@ -197,7 +197,16 @@ private:
       return gemm.emitError("T.gemm with int8 operands is not supported yet "
                             "on the MFMA path (it is on NVIDIA's mma.sync "
                             "and wgmma)");
-    if (cType.getElementType() != gemm::accumulatorType(in) ||
+    // A float16 accumulator: mma.sync's f16 form (wgmma keeps float32
+    // accumulators here: chooseWgmma leaves such a gemm on mma.sync).
+    bool f16Acc = cType.getElementType().isF16();
+    if (f16Acc && kind != MMAKind::WarpSync)
+      return gemm.emitError()
+             << "T.gemm with a float16 accumulator is supported on the "
+                "mma.sync path only (NVIDIA), not on the "
+             << path << " path";
+    if (!gemm::isAccumulatorType(in, cType.getElementType()) ||
+        (f16Acc && bType.getElementType() != in) ||
         (!warpSyncTypes &&
          (in != bType.getElementType() || !(in.isF16() || in.isBF16()))))
       return gemm.emitError()
@@ -205,7 +214,8 @@ private:
              << (kind == MMAKind::WarpSync
                      ? "float16 or bfloat16 A and B of one type, float32 "
                        "(tf32) ones, or float8 (e4m3 / e5m2) ones, with a "
-                       "float32 accumulator, or int8 ones with an int32 one"
+                       "float32 accumulator (float16 ones also a float16 "
+                       "one), or int8 ones with an int32 one"
                  : kind == MMAKind::Wave
                      ? "float16, bfloat16 or float32 A and B of one type "
                        "and a float32 accumulator"
@@ -246,12 +256,17 @@ private:
     FailureOr<gemm::AccumulatorPlan> plan = failure();
     if (kind == MMAKind::WarpSync) {
       const MMAInstruction *instr =
-          gemm::findMmaSync(target, in, bType.getElementType());
+          gemm::findMmaSync(target, in, bType.getElementType(),
+                            cType.getElementType());
       if (!instr)
         return gemm.emitError()
                << "T.gemm on the mma.sync path: " << target.chip()
                << " has no m16n8kK instruction for " << in << " x "
-               << bType.getElementType() << " inputs and f32 accumulation";
+               << bType.getElementType() << " inputs and "
+               << (cType.getElementType().isF16()          ? "f16"
+                   : cType.getElementType().isInteger(32) ? "s32"
+                                                          : "f32")
+               << " accumulation";
       if (aInRegisters && aType.getElementTypeBitWidth() == 8)
         return gemm.emitError()
                << "T.gemm on the mma.sync path reads a " << in

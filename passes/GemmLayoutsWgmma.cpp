@@ -329,7 +329,7 @@ bool gemmFitsWgmma(tile::GemmOp gemm, const TargetInfo &target, int64_t threads,
         (bType.getRank() != 2 && !gemm.isRegion(1)) || cType.getRank() != 2 ||
         cType.getElementType() != gemm::accumulatorType(in)) {
       why = "a T.gemm's operands are not 2-D tiles with a float32 "
-            "accumulator (int32 for int8)";
+            "accumulator (int32 for int8; float16 ones stay on mma.sync)";
       return WalkResult::interrupt();
     }
     if (aInRegisters && gemm.isRegion(0)) {

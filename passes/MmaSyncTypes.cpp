@@ -36,13 +36,20 @@ Type gemm::accumulatorType(Type operand) {
              : Type(Float32Type::get(operand.getContext()));
 }
 
+bool gemm::isAccumulatorType(Type operand, Type acc) {
+  // float16 products may also sum in float16 (TileLang's accum_dtype
+  // "float16"; mma.sync's f16 accumulator).
+  return acc == accumulatorType(operand) || (operand.isF16() && acc.isF16());
+}
+
 const MMAInstruction *gemm::findMmaSync(const TargetInfo &target, Type a,
-                                        Type b) {
+                                        Type b, Type c) {
   std::optional<MMAElementType> ta = mmaSyncElementType(a),
                                 tb = mmaSyncElementType(b);
   if (!ta || !tb || (*ta == MMAElementType::I8) != (*tb == MMAElementType::I8))
     return nullptr;
-  MMAElementType acc = gemm::mmaAccumulatorType(*ta);
+  MMAElementType acc = c && c.isF16() ? MMAElementType::F16
+                                      : gemm::mmaAccumulatorType(*ta);
   for (const MMAInstruction &instr : target.mmaInstructions())
     if (instr.kind == MMAKind::WarpSync && instr.m == 16 && instr.n == 8 &&
         instr.a == *ta && instr.b == *tb && instr.acc == acc)

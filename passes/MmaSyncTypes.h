@@ -4,8 +4,8 @@
 // instruction each pair selects: f16 / bf16 (m16n8k16), f32 read as tf32
 // (m16n8k8, as TileLang does for float32 operands), the OCP 8-bit floats
 // e4m3 / e5m2 in any pairing (m16n8k32, sm_89+), int8 (m16n8k32 s8).
-// The floats accumulate in f32, int8 in s32, all with the same 16x8
-// accumulator fragment; the operand fragments are MmaLayouts.h's
+// The floats accumulate in f32 (f16 may in f16 too), int8 in s32, all
+// with the same 16x8 accumulator fragment (f16 sums two to a register); the operand fragments are MmaLayouts.h's
 // mmaSyncOperands(bits).
 //
 //===----------------------------------------------------------------------===//
@@ -35,11 +35,15 @@ MMAElementType mmaAccumulatorType(MMAElementType operand);
 /// The same for an MLIR operand type: i32 for i8, else f32.
 mlir::Type accumulatorType(mlir::Type operand);
 
+/// Whether products of `operand` may accumulate in `acc`: their
+/// accumulatorType, or float16 for float16 operands.
+bool isAccumulatorType(mlir::Type operand, mlir::Type acc);
+
 /// The chip's mma.sync m16n8kK for A of type `a` and B of type `b` with
-/// their accumulator (mmaAccumulatorType), from its TargetInfo table, or
-/// null.
+/// accumulator `c` (null: their mmaAccumulatorType), from its TargetInfo
+/// table, or null.
 const MMAInstruction *findMmaSync(const TargetInfo &target, mlir::Type a,
-                                  mlir::Type b);
+                                  mlir::Type b, mlir::Type c = nullptr);
 
 } // namespace tilec::gemm
 

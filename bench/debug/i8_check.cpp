@@ -8,12 +8,19 @@
 //   nt80  sm_80 PTX (JIT-compiled for the H200): mma.sync m16n8k32 s8
 //   tn90  sm_90a, A (K, M), B (K, N): mma.sync, operands gathered byte
 //         by byte (wgmma reads 8-bit operands K-major only)
+// And float16 T.gemm summed in float16 (acc_dtype float16, output
+// float16), mma.sync m16n8k16 .f16.f16.f16.f16: h90 (sm_90a) and h80
+// (sm_80 PTX), A (M, K), B (N, K) float16 in [-1, 1), against float64
+// within 1e-2 + 4e-3 sum |a b| (float16 sums).
 #include "check_host.h"
+#include "i8_h80.h"
+#include "i8_h90.h"
 #include "i8_nt80.h"
 #include "i8_nt90.h"
 #include "i8_tma90.h"
 #include "i8_tn90.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <random>
@@ -57,6 +64,30 @@ void check(const char *what, bool transA, bool transB, Launch launch) {
   t.row(what, launched);
 }
 
+template <typename Launch> void checkHalf(const char *what, Launch launch) {
+  std::vector<double> a, b;
+  std::vector<std::uint16_t> ha = halves(M * K, a), hb = halves(N * K, b);
+  std::vector<std::uint16_t> c(M * N, 0x7e00); // NaN
+  CUdeviceptr dA = upload(ha), dB = upload(hb), dC = upload(c);
+  bool launched = ok(launch(dA, dB, dC, nullptr), what);
+  download(c, dC);
+  for (CUdeviceptr p : {dA, dB, dC})
+    cuMemFree(p);
+  Tally t;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double ref = 0, mag = 0;
+      for (int k = 0; k < K; ++k) {
+        double p = a[size_t(i) * K + k] * b[size_t(j) * K + k];
+        ref += p;
+        mag += std::fabs(p);
+      }
+      t.add("C", size_t(i) * N + j, fromHalf(c[size_t(i) * N + j]), ref,
+            1e-2 + 4e-3 * mag);
+    }
+  t.row(what, launched);
+}
+
 } // namespace
 
 int main() {
@@ -70,6 +101,10 @@ int main() {
         i8::nt80::gemm);
   check("int8 gemm, A and B stored the other way, mma.sync (sm_90a)", true,
         false, i8::tn90::gemm);
+  checkHalf("float16 gemm summed in float16, mma.sync (sm_90a)",
+            i8::h90::gemm);
+  checkHalf("float16 gemm summed in float16, mma.sync (sm_80 PTX)",
+            i8::h80::gemm);
   std::printf(allOk ? "all ok\n" : "FAILED\n");
   return allOk ? 0 : 1;
 }

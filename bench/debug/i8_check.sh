@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# GPU check of int8 T.gemm (i8_check.cpp says what each build computes
-# and against what): wgmma and mma.sync, both storage orders.
+# GPU check of int8 T.gemm and of float16 T.gemm with a float16
+# accumulator (i8_check.cpp says what each build computes and against
+# what): wgmma and mma.sync, both storage orders.
 # Here (no GPU), from the repository root:
 #   NO_RUN=1 OUT=bench/.out bash bench/debug/i8_check.sh
 # builds everything into bench/.out/i8_check/. On the GPU machine, with
@@ -25,6 +26,11 @@ build nt90 sm_90a -D block_K=64
 build tma90 sm_90a -D block_K=128 -D num_stages=3
 build nt80 sm_80 -D block_K=64
 build tn90 sm_90a -D block_K=64 -D trans_A=True -D trans_B=False
+half=(-D a_dtype=float16 -D b_dtype=float16 -D acc_dtype=float16 -D out_dtype=float16)
+"$tilec" "$src" --target sm_90a "${half[@]}" -o "$out/i8_h90.ptx" \
+  --header "$out/i8_h90.h" --namespace i8::h90
+"$tilec" "$src" --target sm_80 "${half[@]}" -o "$out/i8_h80.ptx" \
+  --header "$out/i8_h80.h" --namespace i8::h80
 g++ -std=c++17 -O2 -Wall -I/usr/local/cuda/include -I"$out" -Ibench/debug \
   bench/debug/i8_check.cpp -L/usr/local/cuda/lib64/stubs -lcuda -o "$out/i8_check"
 [[ ${NO_RUN:-} ]] || "$out/i8_check"

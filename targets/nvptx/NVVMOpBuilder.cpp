@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <array>
@@ -258,8 +259,18 @@ public:
                                 ValueRange bWords,
                                 ValueRange c) const override {
     // f32 accumulators, or s32 ones for int8 (whose sums wrap on
-    // overflow, as CUDA's and TileLang's int8 mma do).
-    SmallVector<Type, 4> resultTypes(c.size(), c.front().getType());
+    // overflow, as CUDA's and TileLang's int8 mma do), or f16 ones, two
+    // to a register (c0 c1, c2 c3: the f32 fragment's elements, packed).
+    bool f16Acc = c.front().getType().isF16();
+    SmallVector<Value, 4> cWords(c);
+    if (f16Acc) {
+      auto pair = VectorType::get({2}, b.getF16Type());
+      cWords.clear();
+      for (size_t i = 0; i < c.size(); i += 2)
+        cWords.push_back(vector::FromElementsOp::create(
+            b, loc, pair, ValueRange{c[i], c[i + 1]}));
+    }
+    SmallVector<Type, 4> resultTypes(cWords.size(), cWords.front().getType());
     auto resultType =
         LLVM::LLVMStructType::getLiteral(b.getContext(), resultTypes);
     NVVM::MMATypes ptxA = mmaType(aType), ptxB = mmaType(bType);
@@ -277,21 +288,28 @@ public:
                              .str();
       SmallVector<Value, 10> args(a);
       llvm::append_range(args, bWords);
-      llvm::append_range(args, c);
+      llvm::append_range(args, cWords);
       d = LLVM::CallIntrinsicOp::create(b, loc, resultType,
                                         b.getStringAttr(name), args)
               .getResult(0);
     } else {
       d = NVVM::MmaOp::create(
-          b, loc, resultType, a, bWords, c,
+          b, loc, resultType, a, bWords, cWords,
           ArrayRef<int64_t>{shape.m, shape.n, shape.k}, std::nullopt,
           overflow, std::array<NVVM::MMATypes, 2>{ptxA, ptxB},
           std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                          NVVM::MMALayout::col});
     }
     SmallVector<Value, 4> results;
-    for (size_t i = 0; i < c.size(); ++i)
-      results.push_back(LLVM::ExtractValueOp::create(b, loc, d, i));
+    for (size_t i = 0; i < cWords.size(); ++i) {
+      Value word = LLVM::ExtractValueOp::create(b, loc, d, i);
+      if (!f16Acc) {
+        results.push_back(word);
+        continue;
+      }
+      for (int64_t h = 0; h < 2; ++h)
+        results.push_back(vector::ExtractOp::create(b, loc, word, h));
+    }
     return results;
   }
 
