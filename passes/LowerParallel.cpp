@@ -627,8 +627,91 @@ LogicalResult lowerStrided(KernelLowering &kernel, tile::ParallelOp loop,
 
 } // namespace
 
+namespace {
+
+/// The store ending `block` (before its terminator), if every other op of
+/// the block writes no memory.
+memref::StoreOp soleTrailingStore(Block &block) {
+  Operation *term = block.getTerminator();
+  auto store = dyn_cast_or_null<memref::StoreOp>(term->getPrevNode());
+  if (!store)
+    return {};
+  for (Operation &op : block.without_terminator()) {
+    if (&op == store)
+      continue;
+    // Reads (a nested guard's load too) are fine; anything else that may
+    // write is not.
+    WalkResult walk = op.walk([](Operation *inner) {
+      return isMemoryEffectFree(inner) ||
+                     isa<memref::LoadOp, vector::LoadOp>(inner) ||
+                     inner->hasTrait<OpTrait::HasRecursiveMemoryEffects>()
+                 ? WalkResult::advance()
+                 : WalkResult::interrupt();
+    });
+    if (walk.wasInterrupted())
+      return {};
+  }
+  return store;
+}
+
+/// `if c: X[i] = a else: X[i] = b` (a guarded copy into a tile, zero
+/// outside the source: FlashAttention varlen's Q, K and V tiles) as
+/// `X[i] = (c ? a : b)`: one store after the branch, which the strided
+/// lowering's row vectors then merge with its neighbours' (RowVectors.cpp)
+/// where two stores in two arms stayed scalar. Only the stores move:
+/// the arms' loads stay under the branch.
+void sinkCommonStores(Block *body) {
+  SmallVector<scf::IfOp> ifs;
+  body->walk([&](scf::IfOp ifOp) {
+    if (ifOp.getNumResults() == 0 && !ifOp.getElseRegion().empty())
+      ifs.push_back(ifOp);
+  });
+  for (scf::IfOp ifOp : ifs) {
+    memref::StoreOp a = soleTrailingStore(*ifOp.thenBlock());
+    memref::StoreOp b = soleTrailingStore(*ifOp.elseBlock());
+    if (!a || !b || a.getMemRef() != b.getMemRef() ||
+        a.getIndices() != b.getIndices() ||
+        a.getValueToStore().getType() != b.getValueToStore().getType())
+      continue;
+    // The indices are defined outside the branch (the same values in both
+    // arms).
+    if (llvm::any_of(a.getIndices(), [&](Value v) {
+          Operation *def = v.getDefiningOp();
+          return def && ifOp->isAncestor(def);
+        }))
+      continue;
+    OpBuilder builder(ifOp);
+    auto merged = scf::IfOp::create(builder, ifOp.getLoc(),
+                                    TypeRange{a.getValueToStore().getType()},
+                                    ifOp.getCondition(),
+                                    /*withElseRegion=*/true);
+    for (auto [from, to] : {std::pair{ifOp.thenBlock(), merged.thenBlock()},
+                            std::pair{ifOp.elseBlock(), merged.elseBlock()}}) {
+      memref::StoreOp store = from == ifOp.thenBlock() ? a : b;
+      Value stored = store.getValueToStore();
+      // (scf.if with results is built without terminators.)
+      if (!to->empty() && to->back().hasTrait<OpTrait::IsTerminator>())
+        to->back().erase();
+      to->getOperations().splice(to->end(), from->getOperations(),
+                                 from->begin(), Block::iterator(store));
+      OpBuilder yb = OpBuilder::atBlockEnd(to);
+      scf::YieldOp::create(yb, ifOp.getLoc(), stored);
+    }
+    builder.setInsertionPointAfter(merged);
+    auto store = memref::StoreOp::create(builder, a.getLoc(),
+                                         merged.getResult(0), a.getMemRef(),
+                                         a.getIndices());
+    // (LowerSIMT's mark of an access of a swizzled buffer.)
+    store->setDiscardableAttrs(a->getDiscardableAttrDictionary());
+    ifOp.erase();
+  }
+}
+
+} // namespace
+
 LogicalResult simt::lowerParallel(KernelLowering &kernel,
                                   tile::ParallelOp loop) {
+  sinkCommonStores(loop.getBody());
   if (!loop.getLoopLayoutAttr())
     return loop.emitError(
         "T.Parallel loop has no loop_layout; run tile-infer-layouts first");

@@ -19,7 +19,13 @@
 // B^T, A (64, 256) float32, B (64, 256) float16, K tiles of 32: a
 // pipelined wgmma loop whose A tile a T.Parallel loop writes each
 // iteration (conv's im2col; the stores fenced before the wgmma reads).
+//
+// guarded (test/Passes/parallel-sink-stores.tile): C = A' B^T, A' = A's
+// first `rows` rows and zeros below (rows = 77 of 128), A (128, 64),
+// B (64, 64) float16: the if/else stores of a T.Parallel loop as one
+// vector store of a select, into a swizzled wgmma operand.
 #include "check_host.h"
+#include "wg14_guarded.h"
 #include "wg14_mixed.h"
 #include "wg14_piped.h"
 #include "wg14_writers.h"
@@ -121,6 +127,26 @@ void checkPiped() {
         launched);
 }
 
+void checkGuarded() {
+  constexpr int M = 128, N = 64, K = 64, rows = 77;
+  std::vector<double> a, b;
+  std::vector<std::uint16_t> ha = halves(M * K, a), hb = halves(N * K, b);
+  std::vector<float> c(M * N, std::nanf(""));
+  CUdeviceptr dA = upload(ha), dB = upload(hb), dC = upload(c);
+  bool launched =
+      ok(wg14::guarded::guarded(dA, dB, dC, rows), "guarded");
+  download(c, dC);
+  for (CUdeviceptr p : {dA, dB, dC})
+    cuMemFree(p);
+  for (int i = rows; i < M; ++i)
+    for (int k = 0; k < K; ++k)
+      a[size_t(i) * K + k] = 0;
+  Tally t;
+  compareAbt(t, "C", c, a, b, M, N, K);
+  t.row("guarded T.Parallel copy (if/else stores as one vector store)",
+        launched);
+}
+
 } // namespace
 
 int main() {
@@ -130,6 +156,7 @@ int main() {
   checkMixed();
   checkWriters();
   checkPiped();
+  checkGuarded();
   std::printf(allOk ? "all ok\n" : "FAILED\n");
   return allOk ? 0 : 1;
 }

@@ -23,6 +23,9 @@ mkdir -p "$out"
   --namespace wg14::writers
 "$tilec" test/Passes/wgmma-pipelined-element-writer.tile --target sm_90a \
   -o "$out/wg14_piped.ptx" --header "$out/wg14_piped.h" --namespace wg14::piped
+"$tilec" test/Passes/parallel-sink-stores.tile --target sm_90a \
+  -o "$out/wg14_guarded.ptx" --header "$out/wg14_guarded.h" \
+  --namespace wg14::guarded
 g++ -std=c++17 -O2 -Wall -I/usr/local/cuda/include -I"$out" -Ibench/debug \
   bench/debug/wg14_check.cpp -L/usr/local/cuda/lib64/stubs -lcuda -o "$out/wg14_check"
 [[ ${NO_RUN:-} ]] || "$out/wg14_check"
