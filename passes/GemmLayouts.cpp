@@ -184,12 +184,15 @@ private:
                          gemm::isMmaSyncOperandType(bType.getElementType()) &&
                          (in.isF32() == bType.getElementType().isF32()) &&
                          sameKind;
-    // wgmma: the 8-bit floats and int8 too (chooseWgmma chose it for them).
+    // wgmma: the 8-bit floats, int8 and tf32 too (chooseWgmma chose it
+    // for them).
     warpSyncTypes |= kind == MMAKind::Warpgroup &&
                      aType.getElementTypeBitWidth() == 8 &&
                      gemm::isMmaSyncOperandType(in) &&
                      gemm::isMmaSyncOperandType(bType.getElementType()) &&
                      bType.getElementTypeBitWidth() == 8 && sameKind;
+    warpSyncTypes |= kind == MMAKind::Warpgroup && in.isF32() &&
+                     bType.getElementType().isF32();
     // MFMA: fp32 A and B too (v_mfma_f32_*f32); not int8 yet.
     warpSyncTypes |=
         kind == MMAKind::Wave && in.isF32() && bType.getElementType().isF32();

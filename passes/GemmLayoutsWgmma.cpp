@@ -13,8 +13,8 @@
 //     widest power of two up to 256 dividing nWG (the accumulator layout
 //     is linear; dim 192 takes three n64 instructions)
 //     and K = 32 bytes of the operand type (k16 for f16 / bf16, k32 for the
-//     8-bit floats and int8, which wgmma reads K-major only; int8
-//     accumulates in s32);
+//     8-bit floats and int8, k8 for f32 read as tf32; wgmma reads the
+//     8-bit and tf32 operands K-major only; int8 accumulates in s32);
 //  3. the accumulator: the wgmma D fragment tiled over the block
 //     (wgmmaTiledAccumulatorLayout), so epilogues follow it like any other;
 //  4. each shared operand: the canonical layout wgmma's descriptors read
@@ -54,11 +54,10 @@ struct WgmmaShape {
   const MMAInstruction *instr = nullptr;
 };
 
-/// The table's name for a wgmma operand type: f16, bf16 (k16) and the OCP
-/// 8-bit floats e4m3 / e5m2 in any pairing (k32).
+/// The table's name for a wgmma operand type: f16, bf16 (k16), f32 read
+/// as tf32 (k8), the OCP 8-bit floats e4m3 / e5m2 in any pairing and int8
+/// (k32): one instruction reads 32 bytes of K a row.
 std::optional<MMAElementType> wgmmaElementType(Type type) {
-  if (type.isF32())
-    return std::nullopt; // tf32 wgmma: not taken here yet
   return gemm::mmaSyncElementType(type);
 }
 
@@ -79,11 +78,12 @@ llvm::Expected<WgmmaShape> wgmmaShape(const TargetInfo &target,
   if (!typeA || !typeB || (!eightBit && inA != inB) ||
       eightBit != (inB.getIntOrFloatBitWidth() == 8) ||
       inA.isInteger(8) != inB.isInteger(8))
-    return fail("wgmma here takes float16 or bfloat16 operands of one type, "
-                "float8 (e4m3 / e5m2) ones or int8 ones");
+    return fail("wgmma here takes float16, bfloat16 or float32 (tf32) "
+                "operands of one type, float8 (e4m3 / e5m2) ones or int8 "
+                "ones");
   // One instruction reads 32 bytes of K per row: k16 for 16-bit types,
-  // k32 for 8-bit ones.
-  int64_t kStep = eightBit ? 32 : 16;
+  // k32 for 8-bit ones, k8 for tf32.
+  int64_t kStep = 32 / (inA.getIntOrFloatBitWidth() / 8);
   if (k % kStep)
     return fail("wgmma needs K a multiple of " + Twine(kStep) + ", got " +
                 Twine(k));
@@ -192,19 +192,20 @@ bool fromFragment(tile::CopyOp copy) {
 /// The users a wgmma operand buffer may have: gemms, operand copies from
 /// global memory into it, copies out of it into global memory or between
 /// it and another shared buffer, element loads and stores (T.Parallel
-/// code), fills, and
-/// copies into it (or a box of it) from a fragment
-/// (tile-lower-simt writes both through the buffer's swizzle) when every
-/// gemm reads it as a K-major A (MLA's P):
-/// the MN-major form (FlashAttention backward's dS^T, transpose_A) gave
-/// wrong dQ on the H200 and keeps mma.sync until it is understood.
+/// code), fills, T.annotate_layout's make_swizzled_layout (the canonical
+/// swizzle is one), and copies into it (or a box of it) from a fragment:
+/// tile-lower-simt writes and reads them all through the buffer's
+/// swizzle. (A fragment written into an operand read MN-major, FlashAttention
+/// backward's dS^T, once gave wrong dQ on the H200 and kept mma.sync; the
+/// copies of swizzled buffers have gone through their swizzle in every
+/// path since session 13, and wg14_check's MN-major writers are exact.)
 bool wgmmaOperandUses(tile::AllocOp alloc) {
-  bool fragmentWriter = false, kMajorA = true;
   for (Operation *user : alloc->getUsers()) {
-    if (auto gemm = dyn_cast<tile::GemmOp>(user)) {
-      kMajorA &= gemm.getA() == alloc.getResult() && !gemm.getTransposeA();
+    if (isa<tile::GemmOp>(user))
       continue;
-    }
+    if (auto annotate = dyn_cast<tile::AnnotateLayoutOp>(user);
+        annotate && isa<tile::AnySwizzleAttr>(annotate.getLayout()))
+      continue;
     // T.tma_copy into it (TileLang's explicit form): the TMA path's load.
     if (auto tma = dyn_cast<tile::TmaCopyOp>(user);
         tma && tma.getDst() == alloc.getResult())
@@ -247,13 +248,10 @@ bool wgmmaOperandUses(tile::AllocOp alloc) {
       continue;
     if (!copy || copy.getDst() != alloc.getResult())
       return false;
-    if (gemm::isOperandCopy(copy))
-      continue;
-    if (!fromFragment(copy))
+    if (!gemm::isOperandCopy(copy) && !fromFragment(copy))
       return false;
-    fragmentWriter = true;
   }
-  return !fragmentWriter || kMajorA;
+  return true;
 }
 
 } // namespace
@@ -336,12 +334,12 @@ bool gemmFitsWgmma(tile::GemmOp gemm, const TargetInfo &target, int64_t threads,
       why = "a T.gemm reads a region of a fragment as its A operand";
       return WalkResult::interrupt();
     }
-    // 8-bit wgmma reads both operands K-major from shared memory (the
-    // instruction has no transpose for them).
-    if (aType.getElementTypeBitWidth() == 8 &&
+    // 8-bit and tf32 wgmma read both operands K-major from shared memory
+    // (the instruction transposes 16-bit types only).
+    if (aType.getElementTypeBitWidth() != 16 &&
         (aInRegisters || gemm.getTransposeA() || !gemm.getTransposeB())) {
-      why = "8-bit wgmma reads A and B K-major from shared memory (A "
-            "M x K, B N x K with transpose_B)";
+      why = "8-bit and tf32 wgmma read A and B K-major from shared memory "
+            "(A M x K, B N x K with transpose_B)";
       return WalkResult::interrupt();
     }
     if ((!aInRegisters && !wgmmaOperandUses(a)) || !wgmmaOperandUses(b)) {

@@ -12,7 +12,13 @@
 // float16), mma.sync m16n8k16 .f16.f16.f16.f16: h90 (sm_90a) and h80
 // (sm_80 PTX), A (M, K), B (N, K) float16 in [-1, 1), against float64
 // within 1e-2 + 4e-3 sum |a b| (float16 sums).
+// And float32 T.gemm read as tf32 by wgmma m64n64k8 .tf32 (K-major A and
+// B): t90 (cp.async, 2 stages) and tma90t (block_K 32, 3 stages, TMA),
+// A (M, K), B (N, K) float32 in [-1, 1), against float64 within 1e-4 +
+// 2e-3 sum |a b| (tf32 keeps 10 mantissa bits of each input).
 #include "check_host.h"
+#include "i8_t90.h"
+#include "i8_tma90t.h"
 #include "i8_h80.h"
 #include "i8_h90.h"
 #include "i8_nt80.h"
@@ -88,6 +94,29 @@ template <typename Launch> void checkHalf(const char *what, Launch launch) {
   t.row(what, launched);
 }
 
+template <typename Launch> void checkTf32(const char *what, Launch launch) {
+  std::vector<float> a = randoms(M * K), b = randoms(N * K);
+  std::vector<float> c(M * N, std::nanf(""));
+  CUdeviceptr dA = upload(a), dB = upload(b), dC = upload(c);
+  bool launched = ok(launch(dA, dB, dC, nullptr), what);
+  download(c, dC);
+  for (CUdeviceptr p : {dA, dB, dC})
+    cuMemFree(p);
+  Tally t;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double ref = 0, mag = 0;
+      for (int k = 0; k < K; ++k) {
+        double p = double(a[size_t(i) * K + k]) * b[size_t(j) * K + k];
+        ref += p;
+        mag += std::fabs(p);
+      }
+      t.add("C", size_t(i) * N + j, c[size_t(i) * N + j], ref,
+            1e-4 + 2e-3 * mag);
+    }
+  t.row(what, launched);
+}
+
 } // namespace
 
 int main() {
@@ -105,6 +134,9 @@ int main() {
             i8::h90::gemm);
   checkHalf("float16 gemm summed in float16, mma.sync (sm_80 PTX)",
             i8::h80::gemm);
+  checkTf32("float32 gemm as tf32, wgmma m64n64k8 (sm_90a)", i8::t90::gemm);
+  checkTf32("float32 gemm as tf32, wgmma with TMA loads, 3 stages (sm_90a)",
+            i8::tma90t::gemm);
   std::printf(allOk ? "all ok\n" : "FAILED\n");
   return allOk ? 0 : 1;
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# GPU check of int8 T.gemm and of float16 T.gemm with a float16
-# accumulator (i8_check.cpp says what each build computes and against
+# GPU check of int8 T.gemm, of float16 T.gemm with a float16
+# accumulator and of float32 T.gemm on tf32 wgmma (i8_check.cpp says what each build computes and against
 # what): wgmma and mma.sync, both storage orders.
 # Here (no GPU), from the repository root:
 #   NO_RUN=1 OUT=bench/.out bash bench/debug/i8_check.sh
@@ -31,6 +31,10 @@ half=(-D a_dtype=float16 -D b_dtype=float16 -D acc_dtype=float16 -D out_dtype=fl
   --header "$out/i8_h90.h" --namespace i8::h90
 "$tilec" "$src" --target sm_80 "${half[@]}" -o "$out/i8_h80.ptx" \
   --header "$out/i8_h80.h" --namespace i8::h80
+"$tilec" "$src" --target sm_90a -o "$out/i8_t90.ptx" \
+  --header "$out/i8_t90.h" --namespace i8::t90
+"$tilec" "$src" --target sm_90a -D num_stages=3 -o "$out/i8_tma90t.ptx" \
+  --header "$out/i8_tma90t.h" --namespace i8::tma90t
 g++ -std=c++17 -O2 -Wall -I/usr/local/cuda/include -I"$out" -Ibench/debug \
   bench/debug/i8_check.cpp -L/usr/local/cuda/lib64/stubs -lcuda -o "$out/i8_check"
 [[ ${NO_RUN:-} ]] || "$out/i8_check"

@@ -24,7 +24,16 @@
 // first `rows` rows and zeros below (rows = 77 of 128), A (128, 64),
 // B (64, 64) float16: the if/else stores of a T.Parallel loop as one
 // vector store of a select, into a swizzled wgmma operand.
+//
+// fragop (test/Passes/wgmma-fragment-operand.tile, M = N = K = 64):
+// P = float16(A B^T) stored from the accumulator into a swizzled shared
+// buffer, O = P V (K-major A) and, with transpose, O = P^T V (MN-major
+// A, FlashAttention backward's dS^T form), A, B, V float16. P of the
+// reference is float16 of the float64 product: within 1e-2 + 2e-3
+// sum |p v| (a product at a float16 rounding tie may round either way).
 #include "check_host.h"
+#include "wg14_fragop_k.h"
+#include "wg14_fragop_mn.h"
 #include "wg14_guarded.h"
 #include "wg14_mixed.h"
 #include "wg14_piped.h"
@@ -147,6 +156,42 @@ void checkGuarded() {
         launched);
 }
 
+template <typename Launch>
+void checkFragOp(const char *what, bool transpose, Launch launch) {
+  constexpr int M = 64, N = 64, K = 64;
+  std::vector<double> a, b, v;
+  std::vector<std::uint16_t> ha = halves(M * K, a), hb = halves(N * K, b),
+                             hv = halves(N * N, v);
+  std::vector<float> o(M * N, std::nanf(""));
+  CUdeviceptr dA = upload(ha), dB = upload(hb), dV = upload(hv),
+              dO = upload(o);
+  bool launched = ok(launch(dA, dB, dV, dO, nullptr), what);
+  download(o, dO);
+  for (CUdeviceptr p : {dA, dB, dV, dO})
+    cuMemFree(p);
+  std::vector<double> p(M * N);
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double sum = 0;
+      for (int k = 0; k < K; ++k)
+        sum += a[size_t(i) * K + k] * b[size_t(j) * K + k];
+      p[size_t(i) * N + j] = fromHalf(toHalf(float(sum)));
+    }
+  Tally t;
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      double ref = 0, mag = 0;
+      for (int n = 0; n < N; ++n) {
+        double x = transpose ? p[size_t(n) * N + i] : p[size_t(i) * N + n];
+        ref += x * v[size_t(n) * N + j];
+        mag += std::fabs(x * v[size_t(n) * N + j]);
+      }
+      t.add("O", size_t(i) * N + j, o[size_t(i) * N + j], ref,
+            1e-2 + 2e-3 * mag);
+    }
+  t.row(what, launched);
+}
+
 } // namespace
 
 int main() {
@@ -157,6 +202,10 @@ int main() {
   checkWriters();
   checkPiped();
   checkGuarded();
+  checkFragOp("wgmma A stored from a fragment, K-major", false,
+              wg14::fragop_k::two_gemms);
+  checkFragOp("wgmma A stored from a fragment, MN-major (transpose_A)", true,
+              wg14::fragop_mn::two_gemms);
   std::printf(allOk ? "all ok\n" : "FAILED\n");
   return allOk ? 0 : 1;
 }

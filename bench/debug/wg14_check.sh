@@ -26,6 +26,12 @@ mkdir -p "$out"
 "$tilec" test/Passes/parallel-sink-stores.tile --target sm_90a \
   -o "$out/wg14_guarded.ptx" --header "$out/wg14_guarded.h" \
   --namespace wg14::guarded
+"$tilec" test/Passes/wgmma-fragment-operand.tile --target sm_90a \
+  -o "$out/wg14_fragop_k.ptx" --header "$out/wg14_fragop_k.h" \
+  --namespace wg14::fragop_k
+"$tilec" test/Passes/wgmma-fragment-operand.tile --target sm_90a \
+  -D transpose=True -o "$out/wg14_fragop_mn.ptx" \
+  --header "$out/wg14_fragop_mn.h" --namespace wg14::fragop_mn
 g++ -std=c++17 -O2 -Wall -I/usr/local/cuda/include -I"$out" -Ibench/debug \
   bench/debug/wg14_check.cpp -L/usr/local/cuda/lib64/stubs -lcuda -o "$out/wg14_check"
 [[ ${NO_RUN:-} ]] || "$out/wg14_check"

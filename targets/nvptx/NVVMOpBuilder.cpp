@@ -44,6 +44,8 @@ NVVM::MMATypes mmaType(Type type) {
 NVVM::WGMMATypes wgmmaType(Type type) {
   if (type.isF16())
     return NVVM::WGMMATypes::f16;
+  if (type.isF32())
+    return NVVM::WGMMATypes::tf32;
   if (type.isBF16())
     return NVVM::WGMMATypes::bf16;
   if (isa<Float8E4M3FNType>(type))
