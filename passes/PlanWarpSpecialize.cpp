@@ -661,8 +661,25 @@ struct TilePlanWarpSpecialize
         continue;
       std::string why;
       FailureOr<tile::WarpSpecializeAttr> roles = decide(loop, *target, why);
-      if (failed(roles))
+      // tilec --remarks: the decision at the loop, with the reason where
+      // the loop keeps its warps (a loop with no gemm says nothing).
+      bool remarks = getOperation()->hasAttr("tile.remarks");
+      if (failed(roles)) {
+        bool hasGemm = false;
+        loop.walk([&](tile::GemmOp) { hasGemm = true; });
+        if (remarks && hasGemm)
+          loop.emitRemark() << "the loop's warps are not specialized: "
+                            << why;
         continue;
+      }
+      if (remarks)
+        loop.emitRemark() << "the loop's warps are specialized: a producer "
+                             "warpgroup issues its TMA loads ("
+                          << roles->getProducerRegisters()
+                          << " registers), the kernel's "
+                          << roles->getConsumers()
+                          << " threads compute ("
+                          << roles->getConsumerRegisters() << " registers)";
       loop->setAttr(tile::WarpSpecializeAttr::getAttrName(), *roles);
       // FlashAttention's P V in flight while the next Q K^T is issued:
       // where it pays, or everywhere it applies with --overlap-gemms.
