@@ -147,11 +147,13 @@ struct Tally {
 
 /// A float32 M x N product C = A B^T of float16 inputs (A M x K, B N x K,
 /// row-major, their values as doubles) against `got`, each element within
-/// 1e-4 + 2e-6 sum_l |a b| (fp32 accumulation of fp16 products).
+/// `atol` + `rtol` sum_l |a b| (by default 1e-4 + 2e-6: fp32 accumulation
+/// of fp16 products).
 inline void compareAbt(Tally &t, const char *name,
                        const std::vector<float> &got,
                        const std::vector<double> &a,
-                       const std::vector<double> &b, int M, int N, int K) {
+                       const std::vector<double> &b, int M, int N, int K,
+                       double atol = 1e-4, double rtol = 2e-6) {
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
       double ref = 0, mag = 0;
@@ -161,7 +163,7 @@ inline void compareAbt(Tally &t, const char *name,
         mag += std::fabs(p);
       }
       t.add(name, size_t(i) * N + j, got[size_t(i) * N + j], ref,
-            1e-4 + 2e-6 * mag);
+            atol + rtol * mag);
     }
 }
 

@@ -17,13 +17,13 @@
 // A (M, K), B (N, K) float32 in [-1, 1), against float64 within 1e-4 +
 // 2e-3 sum |a b| (tf32 keeps 10 mantissa bits of each input).
 #include "check_host.h"
-#include "i8_t90.h"
-#include "i8_tma90t.h"
 #include "i8_h80.h"
 #include "i8_h90.h"
 #include "i8_nt80.h"
 #include "i8_nt90.h"
+#include "i8_t90.h"
 #include "i8_tma90.h"
+#include "i8_tma90t.h"
 #include "i8_tn90.h"
 
 #include <cmath>
@@ -64,8 +64,8 @@ void check(const char *what, bool transA, bool transB, Launch launch) {
         int y = transB ? b[size_t(j) * K + k] : b[size_t(k) * N + j];
         ref += x * y;
       }
-      t.add("C", size_t(i) * N + j, double(c[size_t(i) * N + j]),
-            double(ref), 0);
+      t.add("C", size_t(i) * N + j, double(c[size_t(i) * N + j]), double(ref),
+            0);
     }
   t.row(what, launched);
 }
@@ -79,18 +79,11 @@ template <typename Launch> void checkHalf(const char *what, Launch launch) {
   download(c, dC);
   for (CUdeviceptr p : {dA, dB, dC})
     cuMemFree(p);
+  std::vector<float> got(c.size());
+  for (size_t i = 0; i < c.size(); ++i)
+    got[i] = fromHalf(c[i]);
   Tally t;
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      double ref = 0, mag = 0;
-      for (int k = 0; k < K; ++k) {
-        double p = a[size_t(i) * K + k] * b[size_t(j) * K + k];
-        ref += p;
-        mag += std::fabs(p);
-      }
-      t.add("C", size_t(i) * N + j, fromHalf(c[size_t(i) * N + j]), ref,
-            1e-2 + 4e-3 * mag);
-    }
+  compareAbt(t, "C", got, a, b, M, N, K, 1e-2, 4e-3);
   t.row(what, launched);
 }
 
@@ -103,17 +96,8 @@ template <typename Launch> void checkTf32(const char *what, Launch launch) {
   for (CUdeviceptr p : {dA, dB, dC})
     cuMemFree(p);
   Tally t;
-  for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      double ref = 0, mag = 0;
-      for (int k = 0; k < K; ++k) {
-        double p = double(a[size_t(i) * K + k]) * b[size_t(j) * K + k];
-        ref += p;
-        mag += std::fabs(p);
-      }
-      t.add("C", size_t(i) * N + j, c[size_t(i) * N + j], ref,
-            1e-4 + 2e-3 * mag);
-    }
+  compareAbt(t, "C", c, std::vector<double>(a.begin(), a.end()),
+             std::vector<double>(b.begin(), b.end()), M, N, K, 1e-4, 2e-3);
   t.row(what, launched);
 }
 
@@ -130,8 +114,7 @@ int main() {
         i8::nt80::gemm);
   check("int8 gemm, A and B stored the other way, mma.sync (sm_90a)", true,
         false, i8::tn90::gemm);
-  checkHalf("float16 gemm summed in float16, mma.sync (sm_90a)",
-            i8::h90::gemm);
+  checkHalf("float16 gemm summed in float16, mma.sync (sm_90a)", i8::h90::gemm);
   checkHalf("float16 gemm summed in float16, mma.sync (sm_80 PTX)",
             i8::h80::gemm);
   checkTf32("float32 gemm as tf32, wgmma m64n64k8 (sm_90a)", i8::t90::gemm);

@@ -142,8 +142,7 @@ void checkGuarded() {
   std::vector<std::uint16_t> ha = halves(M * K, a), hb = halves(N * K, b);
   std::vector<float> c(M * N, std::nanf(""));
   CUdeviceptr dA = upload(ha), dB = upload(hb), dC = upload(c);
-  bool launched =
-      ok(wg14::guarded::guarded(dA, dB, dC, rows), "guarded");
+  bool launched = ok(wg14::guarded::guarded(dA, dB, dC, rows), "guarded");
   download(c, dC);
   for (CUdeviceptr p : {dA, dB, dC})
     cuMemFree(p);
@@ -163,8 +162,7 @@ void checkFragOp(const char *what, bool transpose, Launch launch) {
   std::vector<std::uint16_t> ha = halves(M * K, a), hb = halves(N * K, b),
                              hv = halves(N * N, v);
   std::vector<float> o(M * N, std::nanf(""));
-  CUdeviceptr dA = upload(ha), dB = upload(hb), dV = upload(hv),
-              dO = upload(o);
+  CUdeviceptr dA = upload(ha), dB = upload(hb), dV = upload(hv), dO = upload(o);
   bool launched = ok(launch(dA, dB, dV, dO, nullptr), what);
   download(o, dO);
   for (CUdeviceptr p : {dA, dB, dV, dO})
@@ -177,18 +175,17 @@ void checkFragOp(const char *what, bool transpose, Launch launch) {
         sum += a[size_t(i) * K + k] * b[size_t(j) * K + k];
       p[size_t(i) * N + j] = fromHalf(toHalf(float(sum)));
     }
-  Tally t;
+  // O = X V with X = P or P^T: compareAbt's A is X (M x N), its B V^T.
+  std::vector<double> x(M * N), vt(N * N);
   for (int i = 0; i < M; ++i)
-    for (int j = 0; j < N; ++j) {
-      double ref = 0, mag = 0;
-      for (int n = 0; n < N; ++n) {
-        double x = transpose ? p[size_t(n) * N + i] : p[size_t(i) * N + n];
-        ref += x * v[size_t(n) * N + j];
-        mag += std::fabs(x * v[size_t(n) * N + j]);
-      }
-      t.add("O", size_t(i) * N + j, o[size_t(i) * N + j], ref,
-            1e-2 + 2e-3 * mag);
-    }
+    for (int n = 0; n < N; ++n)
+      x[size_t(i) * N + n] =
+          transpose ? p[size_t(n) * N + i] : p[size_t(i) * N + n];
+  for (int n = 0; n < N; ++n)
+    for (int j = 0; j < N; ++j)
+      vt[size_t(j) * N + n] = v[size_t(n) * N + j];
+  Tally t;
+  compareAbt(t, "O", o, x, vt, M, N, N, 1e-2, 2e-3);
   t.row(what, launched);
 }
 
