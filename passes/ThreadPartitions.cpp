@@ -339,7 +339,7 @@ void simt::threadBranchesToRegions(Operation *op) {
       // inferPartitions keeps.
       SmallVector<int64_t> ids;
       for (int64_t w = arm.begin / kWarpgroup;
-           w < llvm::divideCeil(arm.end, kWarpgroup); ++w)
+           w < int64_t(llvm::divideCeil(arm.end, kWarpgroup)); ++w)
         ids.push_back(w);
       auto ws =
           tile::WsOp::create(b, ifOp.getLoc(), b.getDenseI64ArrayAttr(ids));
