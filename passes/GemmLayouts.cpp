@@ -4,8 +4,11 @@
 // accumulator layouts it records count as pinned there (the T.Parallel
 // epilogues and fragment copies then follow the mma fragment). Per
 // tile.gemm:
-//  1. check the operands: A and B shared f16/bf16 buffers, C an f32
-//     fragment, shapes agreeing with transpose_A/transpose_B;
+//  1. check the operands: A and B shared f16/bf16 buffers (or tf32, fp8
+//     and int8 ones, MmaSyncTypes.h), C a fragment of their accumulator
+//     type (f32; s32 for int8; f16 too for f16), shapes agreeing with
+//     transpose_A/transpose_B; the gemms chooseWgmma gives wgmma are
+//     decided first (GemmLayoutsWgmma.cpp);
 //  2. pick the instruction from the chip's TargetInfo table, split the
 //     block's warps with computeWarpPartition (the gemm's GemmWarpPolicy)
 //     and record both as `tile.mma` (#tile.mma);

@@ -192,11 +192,13 @@ std::string regionOriginProblem(tile::GemmOp gemm, unsigned i,
 /// with wgmma. The gemms fall into classes coupled through fragments (a
 /// gemm's accumulator and register A, and the fragments one op or one
 /// T.Parallel nest touches together); a class takes wgmma when every one
-/// of its gemms can (f16/bf16 or fp8 A and B in shared buffers used only
-/// by operand copies and gemms, or A in a fragment, not transposed, K a
-/// power of two up to 256; an f32 accumulator; shapes a warpgroup split
-/// and a canonical swizzle cover, the swizzles agreeing across the
-/// classes that take wgmma); otherwise it keeps mma.sync (TileLang picks
+/// of its gemms can (f16 / bf16 A and B, or K-major fp8, int8 or tf32
+/// ones, in shared buffers whose other users all go through the canonical
+/// swizzle (wgmmaOperandUses), or an f16 / bf16 A in a fragment, not
+/// transposed, K a power of two up to 256; an f32 accumulator, s32 for
+/// int8; shapes a warpgroup split and a canonical swizzle cover, the
+/// swizzles agreeing across the classes that take wgmma); otherwise it
+/// keeps mma.sync (TileLang picks
 /// per gemm too: FlashAttention backward's 32-row dQ gemm beside
 /// wgmma-shaped dK and dV gemms).
 struct WgmmaChoice {
